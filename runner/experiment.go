@@ -1,0 +1,87 @@
+// Package runner reads experiment files, expands them into a grid of
+// parameter combinations and evaluates the model at every point.
+package runner
+
+import "ckptlab/model"
+
+// Experiment is a resolved experiment: every key of the file after defaults
+// and overrides, validated. Axes keep their declared order, which is the
+// order of rows in the result tables.
+type Experiment struct {
+	// File is the path the experiment was read from, for messages.
+	File        string
+	Version     int
+	Name        string
+	Description string
+
+	// Axes.
+	Seeds         []uint32
+	Subscribers   []int
+	Periods       []int
+	PartitionKeys []model.PartitionKey
+	Workers       []int
+	StateRows     []int
+	Probabilities []float64
+	// Intervals lists the declared intervals; when IntervalsAll is set it is
+	// empty and every periods value P has the intervals none, 1..P.
+	Intervals    []model.Interval
+	IntervalsAll bool
+
+	// Scalars.
+	Start         model.Month
+	Missing       int
+	Duplicates    int
+	FailurePeriod model.Month
+	// FailurePeriods lists the failures averaged over; nil means every
+	// period but the first, for each periods value.
+	FailurePeriods []model.Month
+}
+
+// Lesson returns the experiment of the lesson "State in Stream Engines" with
+// the given name: the defaults of every key of an experiment file.
+func Lesson(name string) Experiment {
+	return Experiment{
+		Version:       1,
+		Name:          name,
+		Seeds:         []uint32{20260218},
+		Subscribers:   []int{200},
+		Periods:       []int{12},
+		PartitionKeys: []model.PartitionKey{model.BySubscriber},
+		Workers:       []int{4},
+		StateRows:     []int{200},
+		Probabilities: []float64{1.0, 0.75, 0.5, 0.25},
+		Intervals:     []model.Interval{model.None, 6, 4, 3, 2, 1},
+		Start:         model.NewMonth(2026, 1),
+		FailurePeriod: model.NewMonth(2026, 9),
+	}
+}
+
+// IntervalsFor returns the intervals evaluated for a source of p periods.
+func (e *Experiment) IntervalsFor(p int) []model.Interval {
+	if !e.IntervalsAll {
+		return e.Intervals
+	}
+	out := make([]model.Interval, 0, p+1)
+	out = append(out, model.None)
+	for k := 1; k <= p; k++ {
+		out = append(out, model.Interval(k))
+	}
+	return out
+}
+
+// FailuresFor returns the failure set, as 0-based period indexes, for a
+// source of p periods: the declared labels, or every period but the first.
+func (e *Experiment) FailuresFor(p int) []int {
+	if e.FailurePeriods == nil {
+		out := make([]int, 0, p-1)
+		for j := 1; j < p; j++ {
+			out = append(out, j)
+		}
+		return out
+	}
+	out := make([]int, len(e.FailurePeriods))
+	for i, m := range e.FailurePeriods {
+		out[i] = int(m - e.Start)
+	}
+	return out
+}
