@@ -1,0 +1,20 @@
+// Command ckptlab evaluates checkpoint-interval experiments: it reads YAML
+// experiment files, expands them into a grid, evaluates the recovery-cost
+// model of the lesson "State in Stream Engines" at every point, and writes
+// the result tables as CSV, XLSX and Markdown.
+//
+// Usage:
+//
+//	ckptlab run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] FILE...
+//	ckptlab validate FILE...
+//	ckptlab plan FILE...
+//	ckptlab version
+//
+// Exit codes: 0 success, 1 a run failed, 2 bad input.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
