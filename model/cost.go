@@ -1,0 +1,77 @@
+package model
+
+// Cost is what one checkpoint interval costs one partitioned source: the
+// figures of the lesson's tables that depend on neither the state rows a
+// checkpoint holds nor the failure probability.
+type Cost struct {
+	Interval    Interval
+	Checkpoints int
+	// Recomputed is the recovery of the whole stream at the named failure,
+	// and Busiest the most any one worker recovers there.
+	Recomputed int64
+	Busiest    int64
+	// Worst, Sum and N describe the recovery of the whole stream over the
+	// failure set: its maximum, its sum and the number of failures.
+	Worst int64
+	Sum   int64
+	N     int
+}
+
+// NewCost evaluates interval k over a source of the given number of periods,
+// with the named failure f and the failure set failures (0-based periods,
+// at least one).
+func NewCost(stream Recovery, workers []Recovery, periods int, k Interval, f int, failures []int) Cost {
+	c := Cost{
+		Interval:    k,
+		Checkpoints: k.Checkpoints(periods),
+		Recomputed:  stream.Recomputed(k, f),
+		Busiest:     Busiest(workers, k, f),
+		N:           len(failures),
+	}
+	for _, d := range failures {
+		y := stream.Recomputed(k, d)
+		c.Worst = max(c.Worst, y)
+		c.Sum += y
+	}
+	return c
+}
+
+// CertainCost is checkpoints × state rows: paid in every run, failure or not.
+func (c Cost) CertainCost(stateRows int) int64 {
+	return int64(c.Checkpoints) * int64(stateRows)
+}
+
+// ExactlyOnceState is the number of row identities exactly-once must hold:
+// the rows recovery recomputes, as the lesson shows.
+func (c Cost) ExactlyOnceState() int64 { return c.Recomputed }
+
+// WorstTotal is the worst recovery plus the certain cost.
+func (c Cost) WorstTotal(stateRows int) int64 { return c.Worst + c.CertainCost(stateRows) }
+
+// Average is the mean recovery over the failure set, sum / n in float64.
+func (c Cost) Average() float64 { return float64(c.Sum) / float64(c.N) }
+
+// AverageTotal is the mean recovery plus the certain cost.
+func (c Cost) AverageTotal(stateRows int) float64 {
+	return c.Average() + float64(c.CertainCost(stateRows))
+}
+
+// ExpectedTotal is probability × sum / n + certain cost, in that order in
+// float64, exactly as the lesson computes it: ties between intervals, and so
+// the best interval, come out as in the lesson.
+func (c Cost) ExpectedTotal(probability float64, stateRows int) float64 {
+	return probability*float64(c.Sum)/float64(c.N) + float64(c.CertainCost(stateRows))
+}
+
+// Best returns the index of the cost with the least expected total, the
+// first one on ties: the lesson's s.index(min(s)).
+func Best(costs []Cost, probability float64, stateRows int) int {
+	best := -1
+	var least float64
+	for i, c := range costs {
+		if e := c.ExpectedTotal(probability, stateRows); best < 0 || e < least {
+			best, least = i, e
+		}
+	}
+	return best
+}

@@ -1,0 +1,81 @@
+package model
+
+import "slices"
+
+// Faults are the record indexes that the missing and duplicates faults of
+// SPEC §2 drew. A record index g counts records in generation order:
+// g = i*P + j for subscriber i and period j.
+type Faults struct {
+	// Missing lists, sorted and distinct, the records that lost their index
+	// field. A record drawn twice stays without it.
+	Missing []int64
+	// Duplicated lists, sorted, the records drawn for duplication, a record
+	// once per draw: each draw adds one copy right after the record.
+	Duplicated []int64
+}
+
+// Faults draws the source's faults: missing times g = int(r()*N·P) with
+// r = rng(seed + 104729), then duplicates times with r = rng(seed + 7919).
+// Its size grows with the number of draws, not with the source.
+func (s Source) Faults() Faults {
+	n := float64(int64(s.Subscribers) * int64(s.Periods))
+	var f Faults
+	if s.Missing > 0 {
+		r := NewRand(uint64(s.Seed) + 104729)
+		f.Missing = make([]int64, s.Missing)
+		for d := range f.Missing {
+			f.Missing[d] = int64(r.Next() * n)
+		}
+		slices.Sort(f.Missing)
+		f.Missing = slices.Compact(f.Missing)
+	}
+	if s.Duplicates > 0 {
+		r := NewRand(uint64(s.Seed) + 7919)
+		f.Duplicated = make([]int64, s.Duplicates)
+		for d := range f.Duplicated {
+			f.Duplicated[d] = int64(r.Next() * n)
+		}
+		slices.Sort(f.Duplicated)
+	}
+	return f
+}
+
+// Window returns the faults of records lo..hi-1, for a scan of part of the
+// source. It shares storage with f.
+func (f Faults) Window(lo, hi int64) Faults {
+	return Faults{Missing: window(f.Missing, lo, hi), Duplicated: window(f.Duplicated, lo, hi)}
+}
+
+func window(sorted []int64, lo, hi int64) []int64 {
+	a, _ := slices.BinarySearch(sorted, lo)
+	b, _ := slices.BinarySearch(sorted, hi)
+	return sorted[a:b]
+}
+
+// Apply applies the faults to records in generation order whose first
+// record has record index base: it removes the index field of each missing
+// record, then follows each record with as many copies of itself as it was
+// drawn for duplication. It appends the result to dst and returns it.
+// f must hold only the faults of the records given (see Window).
+func (f Faults) Apply(dst, records []Record, base int64) []Record {
+	miss, dup := f.Missing, f.Duplicated
+	for g, rec := range records {
+		idx := base + int64(g)
+		for len(miss) > 0 && miss[0] < idx {
+			miss = miss[1:]
+		}
+		if len(miss) > 0 && miss[0] == idx {
+			rec.HasIndex = false
+			rec.Index = 0
+		}
+		dst = append(dst, rec)
+		for len(dup) > 0 && dup[0] < idx {
+			dup = dup[1:]
+		}
+		for len(dup) > 0 && dup[0] == idx {
+			dst = append(dst, rec)
+			dup = dup[1:]
+		}
+	}
+	return dst
+}

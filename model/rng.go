@@ -1,0 +1,26 @@
+package model
+
+// Rand is the lesson's rng(t): t is hashed to a 32-bit state, which a linear
+// congruential generator then advances. All arithmetic is modulo 2^32, as the
+// lesson's masks with 0xFFFFFFFF make it.
+type Rand struct{ s uint32 }
+
+// NewRand returns the generator the lesson's rng(t) returns. Only the low 48
+// bits of t reach the state, as in the lesson (t ^ t>>16, then masked).
+func NewRand(t uint64) Rand {
+	x := uint32(t^t>>16) * 2246822507
+	x = (x ^ x>>13) * 3266489909
+	return Rand{s: x ^ x>>16}
+}
+
+// Next returns the next value in [0, 1), the lesson's next_value().
+func (r *Rand) Next() float64 {
+	r.s = r.s*1664525 + 1013904223
+	return float64(r.s) / 4294967296
+}
+
+// Intn returns int(r() * n), the lesson's way to draw from 0..n-1: the
+// product is a float64 and the conversion truncates, as Python's int() does.
+func (r *Rand) Intn(n int) int {
+	return int(r.Next() * float64(n))
+}

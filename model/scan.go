@@ -1,0 +1,54 @@
+package model
+
+// Pipeline returns the stream rows of a whole source, the lesson's rows():
+// generate_source, the faults, s1_screen, s2_dedupe, s3_consumption. It
+// holds the whole source in memory; Scan streams it instead.
+func (s Source) Pipeline() ([]Row, Drops) {
+	var st Stages
+	recs := s.Faults().Apply(nil, s.Generate(), 0)
+	var d Drops
+	var n int
+	recs, n = st.Screen(recs)
+	d.Screened = int64(n)
+	recs, n = st.Dedupe(recs, s.Periods)
+	d.Deduped = int64(n)
+	rows, n := st.Consumption(nil, recs, s.Periods)
+	d.Unpaired = int64(n)
+	return rows, d
+}
+
+// Scan streams subscribers lo..hi-1 through generation, faults and the three
+// stages, one subscriber at a time, and calls visit with each subscriber's
+// stream rows. The rows slice is reused after visit returns. Memory is
+// O(periods), whatever the number of subscribers. faults must be the whole
+// source's faults (Source.Faults) or a Window covering the scanned records.
+func (s Source) Scan(lo, hi int, faults Faults, visit func(i int, sub Subscriber, rows []Row)) Drops {
+	var (
+		st   Stages
+		d    Drops
+		gen  = make([]Record, 0, s.Periods)
+		recs = make([]Record, 0, s.Periods)
+		rows = make([]Row, 0, s.Periods)
+		p    = int64(s.Periods)
+	)
+	for i := lo; i < hi; i++ {
+		sub := s.Subscriber(i)
+		gen = s.AppendRecords(gen[:0], i, sub)
+		base := int64(i) * p
+		recs = recs[:0]
+		if f := faults.Window(base, base+p); len(f.Missing)+len(f.Duplicated) > 0 {
+			recs = f.Apply(recs, gen, base)
+		} else {
+			recs = append(recs, gen...)
+		}
+		var n int
+		recs, n = st.Screen(recs)
+		d.Screened += int64(n)
+		recs, n = st.Dedupe(recs, s.Periods)
+		d.Deduped += int64(n)
+		rows, n = st.Consumption(rows[:0], recs, s.Periods)
+		d.Unpaired += int64(n)
+		visit(i, sub, rows)
+	}
+	return d
+}

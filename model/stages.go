@@ -1,0 +1,112 @@
+package model
+
+// Row is one row of the stream: a subscriber's consumption in a period, the
+// output of the lesson's s3_consumption.
+type Row struct {
+	Subscriber int
+	Period     int
+	M3         int64
+}
+
+// Drops counts the records each pipeline stage dropped.
+type Drops struct {
+	Screened int64 // s1_screen: records without a required field
+	Deduped  int64 // s2_dedupe: repeats of a (subscriber, period) key
+	Unpaired int64 // s3_consumption: records whose previous period is gone
+}
+
+// Add adds o's counts to d.
+func (d *Drops) Add(o Drops) {
+	d.Screened += o.Screened
+	d.Deduped += o.Deduped
+	d.Unpaired += o.Unpaired
+}
+
+// Stages runs the lesson's three pipeline stages. It holds scratch space so
+// that a long stream can be run through it subscriber by subscriber without
+// allocating; the zero value is ready to use.
+//
+// Records must come in generation order, as Generate, AppendRecords and
+// Faults.Apply give them: every subscriber's records together. The stages
+// then keep their (subscriber, period) sets per subscriber instead of in one
+// map, with the same result as the lesson's.
+type Stages struct {
+	seen    []bool
+	present []bool
+}
+
+// Screen is the lesson's s1_screen: it keeps the records that have every
+// required field (only the index field can be missing) and returns them with
+// the number dropped. It reuses the storage of records.
+func (st *Stages) Screen(records []Record) ([]Record, int) {
+	keep := records[:0]
+	for _, r := range records {
+		if r.HasIndex {
+			keep = append(keep, r)
+		}
+	}
+	return keep, len(records) - len(keep)
+}
+
+// Dedupe is the lesson's s2_dedupe: it keeps the first record of every
+// (subscriber, period) key. It reuses the storage of records.
+func (st *Stages) Dedupe(records []Record, periods int) ([]Record, int) {
+	keep := records[:0]
+	st.seen = resetBools(st.seen, periods)
+	cur := -1
+	for _, r := range records {
+		if r.Subscriber != cur {
+			cur = r.Subscriber
+			clear(st.seen)
+		}
+		if st.seen[r.Period] {
+			continue
+		}
+		st.seen[r.Period] = true
+		keep = append(keep, r)
+	}
+	return keep, len(records) - len(keep)
+}
+
+// Consumption is the lesson's s3_consumption: every record but those of the
+// first period becomes a row with the consumption since the previous
+// period, if the previous period's record is there; otherwise it is
+// dropped. Rows are appended to dst. Records must be deduplicated.
+func (st *Stages) Consumption(dst []Row, records []Record, periods int) ([]Row, int) {
+	st.present = resetBools(st.present, periods)
+	dropped := 0
+	for lo := 0; lo < len(records); {
+		hi := lo + 1
+		for hi < len(records) && records[hi].Subscriber == records[lo].Subscriber {
+			hi++
+		}
+		group := records[lo:hi]
+		clear(st.present)
+		for _, r := range group {
+			st.present[r.Period] = true
+		}
+		for g, r := range group {
+			if r.Period == 0 {
+				continue
+			}
+			if !st.present[r.Period-1] {
+				dropped++
+				continue
+			}
+			// Deduplicated records of a subscriber come in period order, one
+			// per period, so the previous period's record is the one before.
+			dst = append(dst, Row{Subscriber: r.Subscriber, Period: r.Period, M3: r.Index - group[g-1].Index})
+		}
+		lo = hi
+	}
+	return dst, dropped
+}
+
+func resetBools(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
