@@ -1,0 +1,102 @@
+package results
+
+// GridColumns are the columns of grid.csv, in the order of SPEC §4: the
+// axes, then the metrics in the order of SPEC §2.
+var GridColumns = []Column{
+	{Name: "seed", Kind: Int},
+	{Name: "subscribers", Kind: Int},
+	{Name: "periods", Kind: Int},
+	{Name: "partition_key", Kind: Text},
+	{Name: "workers", Kind: Int},
+	{Name: "state_rows", Kind: Int},
+	{Name: "probability", Kind: Float, Decimals: -1},
+	{Name: "interval", Kind: Text},
+	{Name: "rows", Kind: Int},
+	{Name: "checkpoints", Kind: Int},
+	{Name: "certain_cost", Kind: Int},
+	{Name: "recomputed", Kind: Int},
+	{Name: "busiest_worker_recomputed", Kind: Int},
+	{Name: "exactly_once_state", Kind: Int},
+	{Name: "worst", Kind: Int},
+	{Name: "worst_total", Kind: Int},
+	{Name: "average", Kind: Float, Decimals: 1},
+	{Name: "average_total", Kind: Float, Decimals: 1},
+	{Name: "expected_total", Kind: Float, Decimals: 1},
+	{Name: "best", Kind: Bool},
+}
+
+// GridRow is one row of grid.csv: one grid point and its metrics.
+type GridRow struct {
+	Seed          uint32
+	Subscribers   int
+	Periods       int
+	PartitionKey  string
+	Workers       int
+	StateRows     int
+	Probability   float64
+	Interval      string
+	Rows          int64
+	Checkpoints   int
+	CertainCost   int64
+	Recomputed    int64
+	Busiest       int64
+	ExactlyOnce   int64
+	Worst         int64
+	WorstTotal    int64
+	Average       float64
+	AverageTotal  float64
+	ExpectedTotal float64
+	Best          bool
+}
+
+// AppendValues appends the row's cells in the order of GridColumns.
+func (r *GridRow) AppendValues(dst []Value) []Value {
+	return append(dst,
+		IntValue(int64(r.Seed)), IntValue(int64(r.Subscribers)), IntValue(int64(r.Periods)),
+		TextValue(r.PartitionKey), IntValue(int64(r.Workers)), IntValue(int64(r.StateRows)),
+		FloatValue(r.Probability), TextValue(r.Interval),
+		IntValue(r.Rows), IntValue(int64(r.Checkpoints)), IntValue(r.CertainCost),
+		IntValue(r.Recomputed), IntValue(r.Busiest), IntValue(r.ExactlyOnce),
+		IntValue(r.Worst), IntValue(r.WorstTotal),
+		FloatValue(r.Average), FloatValue(r.AverageTotal), FloatValue(r.ExpectedTotal),
+		BoolValue(r.Best))
+}
+
+// FailureColumns are the columns of failures.csv, in the order of SPEC §4.
+var FailureColumns = []Column{
+	{Name: "seed", Kind: Int},
+	{Name: "subscribers", Kind: Int},
+	{Name: "periods", Kind: Int},
+	{Name: "partition_key", Kind: Text},
+	{Name: "workers", Kind: Int},
+	{Name: "interval", Kind: Text},
+	{Name: "failure_period", Kind: Text},
+	{Name: "checkpoints", Kind: Int},
+	{Name: "recomputed", Kind: Int},
+	{Name: "busiest_worker_recomputed", Kind: Int},
+	{Name: "exactly_once_state", Kind: Int},
+}
+
+// FailureRow is one row of failures.csv: one interval at one failure.
+type FailureRow struct {
+	Seed          uint32
+	Subscribers   int
+	Periods       int
+	PartitionKey  string
+	Workers       int
+	Interval      string
+	FailurePeriod string
+	Checkpoints   int
+	Recomputed    int64
+	Busiest       int64
+	ExactlyOnce   int64
+}
+
+// AppendValues appends the row's cells in the order of FailureColumns.
+func (r *FailureRow) AppendValues(dst []Value) []Value {
+	return append(dst,
+		IntValue(int64(r.Seed)), IntValue(int64(r.Subscribers)), IntValue(int64(r.Periods)),
+		TextValue(r.PartitionKey), IntValue(int64(r.Workers)), TextValue(r.Interval),
+		TextValue(r.FailurePeriod), IntValue(int64(r.Checkpoints)),
+		IntValue(r.Recomputed), IntValue(r.Busiest), IntValue(r.ExactlyOnce))
+}

@@ -1,0 +1,86 @@
+// Package results holds ckptlab's result tables and their writers. A table
+// is a model (columns and rows of typed values) kept apart from its
+// renderings: CSV for CI and diffs, XLSX for analysts, Markdown for job
+// summaries. Every file is written atomically.
+package results
+
+import (
+	"iter"
+	"math"
+	"strconv"
+)
+
+// Kind is the type of a column's values.
+type Kind uint8
+
+// The kinds of values.
+const (
+	Int Kind = iota
+	Float
+	Text
+	Bool
+)
+
+// Column describes one column of a table.
+type Column struct {
+	Name string
+	Kind Kind
+	// Decimals, for a Float column, is how many decimals a reader should be
+	// shown (the lesson prints averages with one); -1 shows every digit.
+	// The CSV always holds the exact value.
+	Decimals int
+}
+
+// Value is one cell. Only the field of its kind is meaningful.
+type Value struct {
+	Kind  Kind
+	Int   int64
+	Float float64
+	Text  string
+	Bool  bool
+}
+
+// IntValue, FloatValue, TextValue and BoolValue make cells.
+func IntValue(v int64) Value     { return Value{Kind: Int, Int: v} }
+func FloatValue(v float64) Value { return Value{Kind: Float, Float: v} }
+func TextValue(v string) Value   { return Value{Kind: Text, Text: v} }
+func BoolValue(v bool) Value     { return Value{Kind: Bool, Bool: v} }
+
+// AppendText appends the value as the CSV writes it: integers without a
+// decimal point, floats in the shortest decimal form that reads back to the
+// same float64 and without an exponent, true/false for booleans.
+func (v Value) AppendText(dst []byte) []byte {
+	switch v.Kind {
+	case Int:
+		return strconv.AppendInt(dst, v.Int, 10)
+	case Float:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+			return strconv.AppendFloat(dst, v.Float, 'g', -1, 64)
+		}
+		return strconv.AppendFloat(dst, v.Float, 'f', -1, 64)
+	case Bool:
+		return strconv.AppendBool(dst, v.Bool)
+	}
+	return append(dst, v.Text...)
+}
+
+// String returns the value as AppendText writes it.
+func (v Value) String() string { return string(v.AppendText(nil)) }
+
+// Table is a result table whose rows are produced on demand, so that a
+// table of millions of rows is never held in memory. The slice a row is
+// yielded in may be reused for the next row.
+type Table struct {
+	Name    string
+	Columns []Column
+	Rows    iter.Seq[[]Value]
+}
+
+// Header returns the column names.
+func (t Table) Header() []string {
+	out := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = c.Name
+	}
+	return out
+}

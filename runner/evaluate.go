@@ -1,0 +1,171 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"ckptlab/model"
+)
+
+// Options tune an evaluation. None of them changes a result.
+type Options struct {
+	// Jobs is the number of goroutines drawing sources; 0 means GOMAXPROCS.
+	Jobs int
+	// Progress, if set, is called from time to time with the subscribers
+	// drawn so far and their total over every source of the experiment.
+	Progress func(done, total int64)
+}
+
+// Result is an evaluated experiment: for every source, the counts its
+// tables are computed from. Its size grows with the number of sources,
+// periods and workers, never with subscribers; the result tables are
+// produced from it row by row.
+type Result struct {
+	Exp     *Experiment
+	Sources []*SourceResult
+}
+
+// SourceResult is one evaluated source.
+type SourceResult struct {
+	Source    model.Source
+	Rows      int64
+	Drops     model.Drops
+	Intervals []model.Interval
+	Failures  []int // the failure set, 0-based periods
+	Failure   int   // the named failure, 0-based period
+	Stream    model.Recovery
+	Parts     []*PartResult // in the order of the partition_key × workers axes
+}
+
+// PartResult is one source split over workers by one partition key.
+type PartResult struct {
+	model.Partitioning
+	Workers []model.Recovery
+	Costs   []model.Cost // one per interval, in declared order
+}
+
+// chunkSize is the most subscribers one task draws. Tasks are the unit of
+// parallel work and of progress; any size gives the same result.
+const chunkSize = 1 << 14
+
+// Evaluate draws every source of the experiment, in parallel, and evaluates
+// the recovery model on it. The result is the same for every Options.
+func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	parts := e.partitionings()
+	res := &Result{Exp: e}
+	type task struct {
+		src    int
+		lo, hi int
+		tally  *model.Tally
+	}
+	var tasks []*task
+	var faults []model.Faults
+	var total int64
+	for _, src := range e.sources() {
+		s := len(res.Sources)
+		res.Sources = append(res.Sources, &SourceResult{Source: src})
+		faults = append(faults, src.Faults())
+		for lo := 0; lo < src.Subscribers; lo += chunkSize {
+			tasks = append(tasks, &task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
+		}
+		total += int64(src.Subscribers)
+	}
+
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range min(jobs, len(tasks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(tasks) || ctx.Err() != nil {
+					return
+				}
+				t := tasks[i]
+				src := res.Sources[t.src].Source
+				t.tally = model.NewTally(src.Periods, parts)
+				t.tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], t.tally.Add))
+				n := done.Add(int64(t.hi - t.lo))
+				if opt.Progress != nil {
+					opt.Progress(n, total)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	tallies := make([]*model.Tally, len(res.Sources))
+	for _, t := range tasks { // in order, though any order sums the same
+		if tallies[t.src] == nil {
+			tallies[t.src] = t.tally
+		} else {
+			tallies[t.src].Merge(t.tally)
+		}
+	}
+	for s, sr := range res.Sources {
+		tally := tallies[s]
+		if tally == nil { // no subscribers cannot pass validation; stay safe
+			tally = model.NewTally(sr.Source.Periods, parts)
+		}
+		sr.evaluate(e, tally, parts)
+	}
+	return res, nil
+}
+
+// evaluate computes the source's costs from its tally.
+func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []model.Partitioning) {
+	p := sr.Source.Periods
+	sr.Rows = tally.Rows()
+	sr.Drops = tally.Drops()
+	sr.Intervals = e.IntervalsFor(p)
+	sr.Failures = e.FailuresFor(p)
+	sr.Failure = int(e.FailurePeriod - e.Start)
+	sr.Stream = model.NewRecovery(tally.Stream())
+	for i, part := range parts {
+		pr := &PartResult{Partitioning: part}
+		for _, counts := range tally.Workers(i) {
+			pr.Workers = append(pr.Workers, model.NewRecovery(counts))
+		}
+		for _, k := range sr.Intervals {
+			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
+		}
+		sr.Parts = append(sr.Parts, pr)
+	}
+}
+
+// sources returns the sources of the experiment in table order: seeds,
+// then subscribers, then periods.
+func (e *Experiment) sources() []model.Source {
+	var out []model.Source
+	for _, seed := range e.Seeds {
+		for _, n := range e.Subscribers {
+			for _, p := range e.Periods {
+				out = append(out, model.Source{Seed: seed, Subscribers: n, Periods: p,
+					Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates})
+			}
+		}
+	}
+	return out
+}
+
+// partitionings returns the partitionings of every source in table order:
+// partition keys, then worker counts.
+func (e *Experiment) partitionings() []model.Partitioning {
+	var out []model.Partitioning
+	for _, k := range e.PartitionKeys {
+		for _, w := range e.Workers {
+			out = append(out, model.Partitioning{Key: k, Workers: w})
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package runner
+
+import (
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// GridTable returns grid.csv's table. Rows are computed as they are read:
+// nested loops over the axes in column order, each in declared order,
+// interval fastest (SPEC §4).
+func (r *Result) GridTable() results.Table {
+	return results.Table{Name: "grid", Columns: results.GridColumns, Rows: func(yield func([]results.Value) bool) {
+		var row results.GridRow
+		var cells []results.Value
+		for _, sr := range r.Sources {
+			for _, pr := range sr.Parts {
+				for _, stateRows := range r.Exp.StateRows {
+					for _, prob := range r.Exp.Probabilities {
+						best := model.Best(pr.Costs, prob, stateRows)
+						for i, c := range pr.Costs {
+							sr.gridRow(&row, pr, c, stateRows, prob, i == best)
+							cells = row.AppendValues(cells[:0])
+							if !yield(cells) {
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+	}}
+}
+
+func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Cost, stateRows int, prob float64, best bool) {
+	*row = results.GridRow{
+		Seed:          sr.Source.Seed,
+		Subscribers:   sr.Source.Subscribers,
+		Periods:       sr.Source.Periods,
+		PartitionKey:  pr.Key.String(),
+		Workers:       pr.Partitioning.Workers,
+		StateRows:     stateRows,
+		Probability:   prob,
+		Interval:      c.Interval.String(),
+		Rows:          sr.Rows,
+		Checkpoints:   c.Checkpoints,
+		CertainCost:   c.CertainCost(stateRows),
+		Recomputed:    c.Recomputed,
+		Busiest:       c.Busiest,
+		ExactlyOnce:   c.ExactlyOnceState(),
+		Worst:         c.Worst,
+		WorstTotal:    c.WorstTotal(stateRows),
+		Average:       c.Average(),
+		AverageTotal:  c.AverageTotal(stateRows),
+		ExpectedTotal: c.ExpectedTotal(prob, stateRows),
+		Best:          best,
+	}
+}
+
+// FailuresTable returns failures.csv's table: one row per source,
+// partitioning, interval and failure of the failure set, failure fastest.
+func (r *Result) FailuresTable() results.Table {
+	return results.Table{Name: "failures", Columns: results.FailureColumns, Rows: func(yield func([]results.Value) bool) {
+		var row results.FailureRow
+		var cells []results.Value
+		for _, sr := range r.Sources {
+			labels := make([]string, len(sr.Failures))
+			for i, f := range sr.Failures {
+				labels[i] = sr.Source.Label(f)
+			}
+			for _, pr := range sr.Parts {
+				for _, c := range pr.Costs {
+					for i, f := range sr.Failures {
+						y := sr.Stream.Recomputed(c.Interval, f)
+						row = results.FailureRow{
+							Seed:          sr.Source.Seed,
+							Subscribers:   sr.Source.Subscribers,
+							Periods:       sr.Source.Periods,
+							PartitionKey:  pr.Key.String(),
+							Workers:       pr.Partitioning.Workers,
+							Interval:      c.Interval.String(),
+							FailurePeriod: labels[i],
+							Checkpoints:   c.Checkpoints,
+							Recomputed:    y,
+							Busiest:       model.Busiest(pr.Workers, c.Interval, f),
+							ExactlyOnce:   y,
+						}
+						cells = row.AppendValues(cells[:0])
+						if !yield(cells) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}}
+}
