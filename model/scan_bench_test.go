@@ -1,0 +1,67 @@
+package model
+
+import "testing"
+
+// The scale of experiments/scale.yaml: a million subscribers over 120
+// periods, partitioned by subscriber over each of its worker counts.
+const (
+	scaleSeed        = 20260218
+	scaleSubscribers = 1_000_000
+	scalePeriods     = 120
+)
+
+var scaleWorkers = []int{1, 2, 4, 8, 16, 32, 64}
+
+var sink uint64
+
+// BenchmarkFloorDraw draws every random number a source of the scale
+// experiment consists of, on one core, and nothing else: three draws per
+// subscriber from rng(seed + 37*i) and one per record from
+// rng(seed + 101*i + 7*j). No implementation of SPEC §2 can do less, so its
+// time is the floor the whole run is measured against.
+func BenchmarkFloorDraw(b *testing.B) {
+	for b.Loop() {
+		var sum uint64
+		for i := range uint64(scaleSubscribers) {
+			r := NewRand(scaleSeed + 37*i)
+			sum += uint64(r.Intn(5) + r.Intn(2) + r.Intn(60000))
+			for j := range uint64(scalePeriods) {
+				r := NewRand(scaleSeed + 101*i + 7*j)
+				sum += uint64(r.Intn(46))
+			}
+		}
+		sink += sum
+	}
+	b.ReportMetric(float64(scaleSubscribers*scalePeriods)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkScan streams a source of the scale experiment through
+// generation, the stages and the tally of every worker count, on one core:
+// the per-record work of a run, to be compared with BenchmarkFloorDraw.
+func BenchmarkScan(b *testing.B) {
+	benchmarks := []struct {
+		name string
+		src  Source
+	}{
+		{"clean", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods}},
+		// One fault in every thousand records of each kind.
+		{"faults", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods,
+			Missing: scaleSubscribers * scalePeriods / 1000, Duplicates: scaleSubscribers * scalePeriods / 1000}},
+	}
+	var parts []Partitioning
+	for _, w := range scaleWorkers {
+		parts = append(parts, Partitioning{BySubscriber, w})
+	}
+	for _, bm := range benchmarks {
+		b.Run(bm.name, func(b *testing.B) {
+			f := bm.src.Faults()
+			b.ReportAllocs()
+			for b.Loop() {
+				t := NewTally(bm.src.Periods, parts)
+				t.AddDrops(bm.src.Scan(0, bm.src.Subscribers, f, t.Add))
+				sink += uint64(t.Rows())
+			}
+			b.ReportMetric(float64(scaleSubscribers*scalePeriods)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}
