@@ -46,6 +46,29 @@ func (f Faults) Window(lo, hi int64) Faults {
 	return Faults{Missing: window(f.Missing, lo, hi), Duplicated: window(f.Duplicated, lo, hi)}
 }
 
+// split returns the faults of the records before end, and the rest. Scan
+// uses it to hand each subscriber its faults in turn.
+func (f Faults) split(end int64) (before, rest Faults) {
+	m := below(f.Missing, end)
+	d := below(f.Duplicated, end)
+	return Faults{Missing: f.Missing[:m], Duplicated: f.Duplicated[:d]},
+		Faults{Missing: f.Missing[m:], Duplicated: f.Duplicated[d:]}
+}
+
+// empty reports whether no fault was drawn.
+func (f Faults) empty() bool { return len(f.Missing) == 0 && len(f.Duplicated) == 0 }
+
+// below returns how many leading elements of sorted are less than end. It
+// counts from the front, as split is called with an end just past the few
+// faults of one subscriber.
+func below(sorted []int64, end int64) int {
+	n := 0
+	for n < len(sorted) && sorted[n] < end {
+		n++
+	}
+	return n
+}
+
 func window(sorted []int64, lo, hi int64) []int64 {
 	a, _ := slices.BinarySearch(sorted, lo)
 	b, _ := slices.BinarySearch(sorted, hi)

@@ -22,6 +22,11 @@ func (s Source) Pipeline() ([]Row, Drops) {
 // stream rows. The rows slice is reused after visit returns. Memory is
 // O(periods), whatever the number of subscribers. faults must be the whole
 // source's faults (Source.Faults) or a Window covering the scanned records.
+//
+// Faults are rare, so most subscribers have none: their records would pass
+// Screen and Dedupe unchanged, and Scan pairs them into rows directly
+// (cleanRows) instead of copying them through the stages. A subscriber with
+// a fault goes through Apply and the stages, the reference semantics.
 func (s Source) Scan(lo, hi int, faults Faults, visit func(i int, sub Subscriber, rows []Row)) Drops {
 	var (
 		st   Stages
@@ -31,16 +36,21 @@ func (s Source) Scan(lo, hi int, faults Faults, visit func(i int, sub Subscriber
 		rows = make([]Row, 0, s.Periods)
 		p    = int64(s.Periods)
 	)
+	// The faults still ahead, consumed from the front subscriber by
+	// subscriber: one pass over them rather than a search per subscriber.
+	ahead := faults.Window(int64(lo)*p, int64(hi)*p)
 	for i := lo; i < hi; i++ {
 		sub := s.Subscriber(i)
-		gen = s.AppendRecords(gen[:0], i, sub)
 		base := int64(i) * p
-		recs = recs[:0]
-		if f := faults.Window(base, base+p); len(f.Missing)+len(f.Duplicated) > 0 {
-			recs = f.Apply(recs, gen, base)
-		} else {
-			recs = append(recs, gen...)
+		var f Faults
+		f, ahead = ahead.split(base + p)
+		gen = s.AppendRecords(gen[:0], i, sub)
+		if f.empty() {
+			rows = cleanRows(rows[:0], gen)
+			visit(i, sub, rows)
+			continue
 		}
+		recs = f.Apply(recs[:0], gen, base)
 		var n int
 		recs, n = st.Screen(recs)
 		d.Screened += int64(n)

@@ -102,6 +102,20 @@ func (st *Stages) Consumption(dst []Row, records []Record, periods int) ([]Row, 
 	return dst, dropped
 }
 
+// cleanRows appends the rows the three stages make of one subscriber's
+// records when no fault touched them, and returns dst. Such records, one per
+// period in period order and each with its index, pass Screen and Dedupe
+// unchanged, and Consumption pairs every record but the first period's with
+// the one before it. TestScanMatchesPipeline holds this shortcut to the
+// stages.
+func cleanRows(dst []Row, records []Record) []Row {
+	for g := 1; g < len(records); g++ {
+		r := records[g]
+		dst = append(dst, Row{Subscriber: r.Subscriber, Period: r.Period, M3: r.Index - records[g-1].Index})
+	}
+	return dst
+}
+
 func resetBools(b []bool, n int) []bool {
 	if cap(b) < n {
 		return make([]bool, n)
