@@ -15,6 +15,8 @@ type Options struct {
 	Jobs int
 	// Progress, if set, is called from time to time with the subscribers
 	// drawn so far and their total over every source of the experiment.
+	// Calls come one at a time, done never decreases, and the last call has
+	// done == total.
 	Progress func(done, total int64)
 }
 
@@ -52,6 +54,13 @@ const chunkSize = 1 << 14
 
 // Evaluate draws every source of the experiment, in parallel, and evaluates
 // the recovery model on it. The result is the same for every Options.
+//
+// Sources are cut into tasks of contiguous subscribers, which Jobs
+// goroutines take in turn. Each goroutine counts into a tally of its own per
+// source, and the tallies are summed at the end: counts are integers, so the
+// sum, and every table made from it, does not depend on which goroutine
+// drew what. Memory grows with jobs, sources, periods and workers, never
+// with subscribers.
 func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	jobs := opt.Jobs
 	if jobs <= 0 {
@@ -59,12 +68,8 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	}
 	parts := e.partitionings()
 	res := &Result{Exp: e}
-	type task struct {
-		src    int
-		lo, hi int
-		tally  *model.Tally
-	}
-	var tasks []*task
+	type task struct{ src, lo, hi int }
+	var tasks []task
 	var faults []model.Faults
 	var total int64
 	for _, src := range e.sources() {
@@ -72,17 +77,25 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 		res.Sources = append(res.Sources, &SourceResult{Source: src})
 		faults = append(faults, src.Faults())
 		for lo := 0; lo < src.Subscribers; lo += chunkSize {
-			tasks = append(tasks, &task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
+			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
 		}
 		total += int64(src.Subscribers)
 	}
 
-	var next, done atomic.Int64
+	jobs = min(jobs, len(tasks))
+	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
+	var next atomic.Int64
+	var (
+		mu   sync.Mutex // serializes Progress calls
+		done int64      // subscribers drawn, under mu
+	)
 	var wg sync.WaitGroup
-	for range min(jobs, len(tasks)) {
+	for g := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			mine := make([]*model.Tally, len(res.Sources))
+			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
@@ -90,11 +103,16 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 				}
 				t := tasks[i]
 				src := res.Sources[t.src].Source
-				t.tally = model.NewTally(src.Periods, parts)
-				t.tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], t.tally.Add))
-				n := done.Add(int64(t.hi - t.lo))
+				if mine[t.src] == nil {
+					mine[t.src] = model.NewTally(src.Periods, parts)
+				}
+				tally := mine[t.src]
+				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
 				if opt.Progress != nil {
-					opt.Progress(n, total)
+					mu.Lock()
+					done += int64(t.hi - t.lo)
+					opt.Progress(done, total)
+					mu.Unlock()
 				}
 			}
 		}()
@@ -104,20 +122,14 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 		return nil, err
 	}
 
-	tallies := make([]*model.Tally, len(res.Sources))
-	for _, t := range tasks { // in order, though any order sums the same
-		if tallies[t.src] == nil {
-			tallies[t.src] = t.tally
-		} else {
-			tallies[t.src].Merge(t.tally)
-		}
-	}
 	for s, sr := range res.Sources {
-		tally := tallies[s]
-		if tally == nil { // no subscribers cannot pass validation; stay safe
-			tally = model.NewTally(sr.Source.Periods, parts)
+		sum := model.NewTally(sr.Source.Periods, parts)
+		for _, mine := range tallies {
+			if mine[s] != nil {
+				sum.Merge(mine[s])
+			}
 		}
-		sr.evaluate(e, tally, parts)
+		sr.evaluate(e, sum, parts)
 	}
 	return res, nil
 }

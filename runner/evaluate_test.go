@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// jobsExperiment has faults, two sources of several tasks each, and every
+// partition key over several worker counts: enough for goroutines to take
+// tasks in different orders.
+func jobsExperiment() *Experiment {
+	e := Lesson("jobs")
+	e.Seeds = []uint32{7, 20260218}
+	e.Subscribers = []int{5*chunkSize + 123}
+	e.Periods = []int{6, 13}
+	e.Missing, e.Duplicates = 5000, 5000
+	e.PartitionKeys = model.PartitionKeys
+	e.Workers = []int{1, 3, 4, 7}
+	e.Probabilities = []float64{1, 0.5, 0.25, 0}
+	e.Intervals, e.IntervalsAll = nil, true
+	e.FailurePeriod = e.Start + 4
+	return &e
+}
+
+// evaluateCSV evaluates e on the given number of goroutines and returns
+// its grid and failures tables as CSV.
+func evaluateCSV(t *testing.T, e *Experiment, jobs int) (grid, failures []byte) {
+	t.Helper()
+	res, err := Evaluate(context.Background(), e, Options{Jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sr := range res.Sources {
+		if sr.Drops == (model.Drops{}) {
+			t.Fatalf("source %+v: no record dropped; the faults are not exercised", sr.Source)
+		}
+	}
+	var g, f bytes.Buffer
+	if err := results.WriteCSV(&g, res.GridTable()); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteCSV(&f, res.FailuresTable()); err != nil {
+		t.Fatal(err)
+	}
+	return g.Bytes(), f.Bytes()
+}
+
+// TestEvaluateSameBytesForEveryJobs checks SPEC §4's "same input, same
+// bytes" across -j: the tables do not depend on how many goroutines drew the
+// sources, nor on which drew what.
+func TestEvaluateSameBytesForEveryJobs(t *testing.T) {
+	e := jobsExperiment()
+	wantGrid, wantFailures := evaluateCSV(t, e, 1)
+	// header + sources × keys × workers × probabilities × intervals
+	if lines := bytes.Count(wantGrid, []byte("\n")); lines != 1+2*(7+14)*3*4*4 {
+		t.Fatalf("grid has %d lines", lines)
+	}
+	for _, jobs := range []int{2, 3, 8} {
+		grid, failures := evaluateCSV(t, e, jobs)
+		if !bytes.Equal(grid, wantGrid) {
+			t.Errorf("-j %d: grid.csv differs from -j 1", jobs)
+		}
+		if !bytes.Equal(failures, wantFailures) {
+			t.Errorf("-j %d: failures.csv differs from -j 1", jobs)
+		}
+	}
+}
+
+// TestEvaluateProgress checks the promise of Options.Progress: calls one at
+// a time, done never decreasing, ending at the total of subscribers.
+func TestEvaluateProgress(t *testing.T) {
+	e := jobsExperiment()
+	total := int64(len(e.Seeds) * e.Subscribers[0] * len(e.Periods))
+	var (
+		calls, last int64
+		inside      bool
+	)
+	report := func(done, all int64) {
+		if inside {
+			t.Error("Progress called while a call is running")
+		}
+		inside = true
+		defer func() { inside = false }()
+		calls++
+		if done < last || all != total {
+			t.Errorf("Progress(%d, %d) after %d; want done rising to %d", done, all, last, total)
+		}
+		last = done
+	}
+	if _, err := Evaluate(context.Background(), e, Options{Jobs: 4, Progress: report}); err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || last != total {
+		t.Errorf("%d calls, last done %d; want done to reach %d", calls, last, total)
+	}
+}
+
+func TestEvaluateCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Evaluate(ctx, jobsExperiment(), Options{Jobs: 2}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Evaluate on a canceled context: err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,52 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+
+	"ckptlab/results"
+)
+
+// scaleExperiment returns experiments/scale.yaml as the loader resolves it:
+// a million subscribers over 120 periods, every interval, seven worker counts
+// and probabilities 0, 0.05, ..., 1 (computed as from + i*step, as the
+// loader computes ranges).
+func scaleExperiment() *Experiment {
+	e := Lesson("scale")
+	e.Subscribers = []int{1_000_000}
+	e.Periods = []int{120}
+	e.Intervals, e.IntervalsAll = nil, true
+	e.Workers = []int{1, 2, 4, 8, 16, 32, 64}
+	e.Probabilities = nil
+	for i := range 21 {
+		e.Probabilities = append(e.Probabilities, 0+float64(i)*0.05)
+	}
+	return &e
+}
+
+// BenchmarkScale evaluates the scale experiment and writes its grid and
+// failures tables as CSV, what `ckptlab run --format csv` does minus the
+// files, on one goroutine and on GOMAXPROCS. Compare with
+// model.BenchmarkFloorDraw, the least any run must do.
+func BenchmarkScale(b *testing.B) {
+	e := scaleExperiment()
+	for _, jobs := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("j=%d", jobs), func(b *testing.B) {
+			for b.Loop() {
+				res, err := Evaluate(context.Background(), e, Options{Jobs: jobs})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := results.WriteCSV(io.Discard, res.GridTable()); err != nil {
+					b.Fatal(err)
+				}
+				if err := results.WriteCSV(io.Discard, res.FailuresTable()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
