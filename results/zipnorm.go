@@ -1,0 +1,77 @@
+package results
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// contentTypesName is the part that names the content type of every other
+// part of an Office Open XML package. Excel writes it first, and tools that
+// sniff a file's type look for it there.
+const contentTypesName = "[Content_Types].xml"
+
+// msDosEpoch is 1980-01-01 00:00 as an MS-DOS date and time: the earliest
+// modification time a zip entry can carry, given to every entry so that a
+// workbook does not record when it was written.
+const (
+	msDosEpochDate = 1<<5 | 1
+	msDosEpochTime = 0
+)
+
+// normalizeZip copies the zip archive src of the given size to dst in a
+// canonical form: [Content_Types].xml first, then the other entries sorted
+// by name; each entry's compressed bytes copied as they are, with no
+// recompression; and each header reduced to name, method, CRC-32, sizes and
+// the fixed modification time msDosEpoch. The result depends only on the
+// entries' names and contents, not on the order or time they were written.
+func normalizeZip(dst io.Writer, src io.ReaderAt, size int64) error {
+	zr, err := zip.NewReader(src, size)
+	if err != nil {
+		return fmt.Errorf("reading the workbook's zip archive: %w", err)
+	}
+	files := slices.Clone(zr.File)
+	slices.SortFunc(files, func(a, b *zip.File) int { return entryOrder(a.Name, b.Name) })
+	zw := zip.NewWriter(dst)
+	for i, f := range files {
+		if i > 0 && f.Name == files[i-1].Name {
+			return fmt.Errorf("the workbook's zip archive holds %s twice", f.Name)
+		}
+		w, err := zw.CreateRaw(&zip.FileHeader{
+			Name:               f.Name,
+			Method:             f.Method,
+			CRC32:              f.CRC32,
+			CompressedSize64:   f.CompressedSize64,
+			UncompressedSize64: f.UncompressedSize64,
+			ModifiedDate:       msDosEpochDate,
+			ModifiedTime:       msDosEpochTime,
+		})
+		if err != nil {
+			return err
+		}
+		r, err := f.OpenRaw()
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, r); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// entryOrder orders the names of a package's parts: [Content_Types].xml
+// first, then by name.
+func entryOrder(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == contentTypesName:
+		return -1
+	case b == contentTypesName:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
