@@ -2,7 +2,11 @@ package results
 
 import (
 	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -19,6 +23,18 @@ type Set struct {
 	// syntax, in the order of the experiment-file schema.
 	Config  [][2]string
 	Version string
+}
+
+// ConfigHash returns the SHA-256, in hex, of the resolved configuration
+// written as the lines "key: value", each ended by a line feed, in the
+// order of Config. Two sets with the same hash came from the same
+// experiment, however its file was laid out.
+func (s Set) ConfigHash() string {
+	h := sha256.New()
+	for _, kv := range s.Config {
+		fmt.Fprintf(h, "%s: %s\n", kv[0], kv[1])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Formats a run can write.
@@ -45,34 +61,96 @@ func Files(name string, formats []string) []string {
 	return out
 }
 
-// Write writes the set in the given formats into dir/<name>/, each file
-// atomically.
+// Write writes the set in the given formats into dir/<name>/, as
+// WriteContext does without a context.
 func (s Set) Write(dir string, formats []string) error {
+	return s.WriteContext(context.Background(), dir, formats)
+}
+
+// WriteContext writes the set in the given formats into dir/<name>/. Every
+// file is written to a temporary name in that folder, and only when all of
+// them are complete are they renamed into place, together: a write that
+// fails or is cancelled through ctx leaves the previous files as they were
+// and removes its temporary files.
+func (s Set) WriteContext(ctx context.Context, dir string, formats []string) error {
+	files, err := s.files(formats)
+	if err != nil {
+		return err
+	}
 	folder := filepath.Join(dir, s.Name)
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return err
 	}
-	for _, f := range formats {
-		var err error
-		switch f {
-		case FormatCSV:
-			err = s.writeCSV(folder)
-		default:
-			err = fmt.Errorf("format %q is not supported", f)
-		}
+	var b batch
+	defer b.discard()
+	for _, f := range files {
+		err := b.add(filepath.Join(folder, f.name), func(w *bufio.Writer) error {
+			if err := f.render(ctx, w, folder); err != nil {
+				return err
+			}
+			return ctx.Err()
+		})
 		if err != nil {
 			return err
 		}
 	}
-	return nil
+	return b.commit()
 }
 
-func (s Set) writeCSV(folder string) error {
-	for _, t := range []Table{s.Grid, s.Failures} {
-		path := filepath.Join(folder, t.Name+".csv")
-		if err := WriteFile(path, func(w *bufio.Writer) error { return WriteCSV(w, t) }); err != nil {
-			return err
+// setFile is one file of a set: its name in the set's folder and how to
+// render it. render makes its scratch files, if any, in scratch ("" for the
+// system's temporary folder).
+type setFile struct {
+	name   string
+	render func(ctx context.Context, w io.Writer, scratch string) error
+}
+
+// files returns the files of the set in the given formats, in the order of
+// Files.
+func (s Set) files(formats []string) ([]setFile, error) {
+	var out []setFile
+	for _, f := range formats {
+		switch f {
+		case FormatCSV:
+			for _, t := range []Table{s.Grid, s.Failures} {
+				out = append(out, setFile{t.Name + ".csv", func(ctx context.Context, w io.Writer, _ string) error {
+					return WriteCSV(w, t.stopOn(ctx))
+				}})
+			}
+		case FormatXLSX:
+			out = append(out, setFile{s.Name + ".xlsx", func(ctx context.Context, w io.Writer, scratch string) error {
+				return xlsxWriter{scratch: scratch}.write(ctx, w, s)
+			}})
+		case FormatMD:
+			out = append(out, setFile{s.Name + ".md", func(_ context.Context, w io.Writer, _ string) error {
+				return WriteMarkdown(w, s)
+			}})
+		default:
+			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// stopOn returns the table with rows that end early once ctx is done. A
+// writer then sees a short table; whoever gave it the context must check
+// ctx.Err() before trusting what was written.
+func (t Table) stopOn(ctx context.Context) Table {
+	if ctx.Done() == nil {
+		return t
+	}
+	rows := t.Rows
+	t.Rows = func(yield func([]Value) bool) {
+		n := 0
+		for row := range rows {
+			if n%ctxCheckRows == 0 && ctx.Err() != nil {
+				return
+			}
+			n++
+			if !yield(row) {
+				return
+			}
+		}
+	}
+	return t
 }

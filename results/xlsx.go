@@ -1,0 +1,243 @@
+package results
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// MaxSheetRows is the most data rows one worksheet holds: a sheet has
+// 1,048,576 rows, and the first is the header. A longer table continues on
+// sheets named after it with -2, -3, ... appended.
+const MaxSheetRows = 1_048_575
+
+// WriteXLSX writes the set's workbook to w. Its sheets, in order:
+//
+//   - grid and failures: the tables of grid.csv and failures.csv, numbers
+//     as numeric cells and best as a boolean cell, the header row frozen and
+//     an autofilter over the data; a table longer than MaxSheetRows goes on
+//     as grid-2, grid-3, ...;
+//   - recovery, matrix, cost, probability and partition: the lesson's own
+//     tables, a titled block per combination of the axes they depend on,
+//     with the best interval of the probability table highlighted and
+//     charted;
+//   - experiment: the resolved configuration, its hash and the version.
+//
+// Numbers keep their value, shown with the decimals their column asks for,
+// to the 15 significant digits a spreadsheet cell holds; the CSV files are
+// the exact record. The same set gives the same bytes. Scratch files go to
+// the system's temporary folder and are removed before WriteXLSX returns.
+func WriteXLSX(w io.Writer, s Set) error {
+	return xlsxWriter{}.write(context.Background(), w, s)
+}
+
+// xlsxWriter writes workbooks.
+type xlsxWriter struct {
+	// sheetRows is the most data rows a sheet gets; 0 means MaxSheetRows.
+	// Tests lower it to split small tables.
+	sheetRows int
+	// scratch is the folder scratch files are made in; "" means the
+	// system's temporary folder.
+	scratch string
+}
+
+// write builds the workbook, has excelize save it as a zip archive in the
+// scratch folder, and copies that archive to w in normalized form.
+func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
+	dir, err := temps.mkdirTemp(x.scratch, ".ckptlab-xlsx-*")
+	if err != nil {
+		return err
+	}
+	defer temps.remove(dir)
+	f := excelize.NewFile(excelize.Options{TmpDir: dir})
+	defer f.Close()
+
+	b := &workbook{ctx: ctx, f: f, sheetRows: x.sheetRows}
+	if b.sheetRows <= 0 {
+		b.sheetRows = MaxSheetRows
+	}
+	if err := b.build(s); err != nil {
+		return err
+	}
+	return saveNormalized(ctx, f, w, filepath.Join(dir, "workbook.zip"))
+}
+
+// saveNormalized saves f to w, byte for byte the same for the same
+// workbook. excelize alone is not: it adds the default content types of a
+// drawing in map order, and writes stream-written sheets in map order. So
+// the content types are sorted first, and the archive excelize writes to
+// the spill file is copied to w in canonical order by normalizeZip. The
+// spill file also keeps the compressed workbook out of memory.
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, spill string) error {
+	if f.ContentTypes != nil {
+		d := f.ContentTypes.Defaults
+		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
+	}
+	zf, err := os.Create(spill)
+	if err != nil {
+		return err
+	}
+	defer zf.Close()
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
+		return zip.NewWriter(ctxWriter{ctx, zf})
+	})
+	// Every byte goes to the spill file; what Write gives io.Discard is
+	// excelize's empty in-memory buffer.
+	if err := f.Write(io.Discard); err != nil {
+		return fmt.Errorf("saving the workbook: %w", err)
+	}
+	size, err := zf.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	return normalizeZip(ctxWriter{ctx, w}, zf, size)
+}
+
+// ctxWriter is a writer that fails once its context is done, so that long
+// copies stop soon after a cancellation.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// workbook is a workbook being built.
+type workbook struct {
+	ctx       context.Context
+	f         *excelize.File
+	sheetRows int
+	// sheets counts the sheets made; the first takes over the new file's
+	// default sheet.
+	sheets int
+	styles map[styleKey]int
+	// notes are what the experiment sheet says about the other sheets,
+	// such as a table split over several.
+	notes []string
+}
+
+// build adds every sheet of the set, in order.
+func (b *workbook) build(s Set) error {
+	if err := b.f.SetDocProps(&excelize.DocProperties{Creator: "ckptlab " + s.Version, Title: s.Name}); err != nil {
+		return err
+	}
+	for _, t := range []Table{s.Grid, s.Failures} {
+		if err := b.writeTable(t); err != nil {
+			return err
+		}
+	}
+	for _, v := range s.Views {
+		if err := b.writeView(v); err != nil {
+			return err
+		}
+	}
+	return b.writeExperiment(s)
+}
+
+// newSheet adds a sheet after the others; the first one renames the new
+// file's default sheet, which is the active one.
+func (b *workbook) newSheet(name string) error {
+	b.sheets++
+	if b.sheets == 1 {
+		return b.f.SetSheetName(b.f.GetSheetName(0), name)
+	}
+	_, err := b.f.NewSheet(name)
+	return err
+}
+
+// styleKey names a cell style: a kind of cell and, for numbers, the
+// decimals shown (-1 for General).
+type styleKey struct {
+	role     styleRole
+	decimals int
+}
+
+type styleRole uint8
+
+const (
+	plainStyle  styleRole = iota // a number with its decimals
+	headerStyle                  // a header cell: bold, a rule below
+	titleStyle                   // a sheet's title: bold and larger
+	blockStyle                   // a block's title: bold
+	markedStyle                  // a highlighted number: bold on green
+)
+
+// style returns the id of a cell style, making it on first use. Styles are
+// made in the order cells ask for them, which is the same every run.
+func (b *workbook) style(role styleRole, decimals int) (int, error) {
+	key := styleKey{role, decimals}
+	if id, ok := b.styles[key]; ok {
+		return id, nil
+	}
+	var st excelize.Style
+	if decimals >= 0 {
+		format := "0"
+		if decimals > 0 {
+			format += "." + strings.Repeat("0", decimals)
+		}
+		st.CustomNumFmt = &format
+	}
+	switch role {
+	case headerStyle:
+		st.Font = &excelize.Font{Bold: true}
+		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
+	case titleStyle:
+		st.Font = &excelize.Font{Bold: true, Size: 12}
+	case blockStyle:
+		st.Font = &excelize.Font{Bold: true}
+	case markedStyle:
+		st.Font = &excelize.Font{Bold: true, Color: "006100"}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}
+	}
+	if role == plainStyle && decimals < 0 {
+		return 0, nil
+	}
+	id, err := b.f.NewStyle(&st)
+	if err != nil {
+		return 0, err
+	}
+	if b.styles == nil {
+		b.styles = make(map[styleKey]int)
+	}
+	b.styles[key] = id
+	return id, nil
+}
+
+// cellValue returns a value as excelize takes it: numbers as numbers,
+// booleans as booleans. A boolean cell, not the text true/false, is what a
+// spreadsheet filters and counts as TRUE and FALSE.
+func cellValue(v Value) any {
+	switch v.Kind {
+	case Int:
+		return v.Int
+	case Float:
+		return v.Float
+	case Bool:
+		return v.Bool
+	}
+	return v.Text
+}
+
+// decimals returns how many decimals a column's numbers are shown with, -1
+// for as many as they have.
+func decimals(c Column) int {
+	switch c.Kind {
+	case Int:
+		return -1
+	case Float:
+		return c.Decimals
+	}
+	return -1
+}

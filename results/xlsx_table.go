@@ -1,0 +1,144 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// ctxCheckRows is how many rows a writer writes between two looks at its
+// context.
+const ctxCheckRows = 4096
+
+// writeTable writes a table with excelize's stream writer, on sheets of at
+// most b.sheetRows data rows each: t.Name, then t.Name-2, t.Name-3, ...,
+// each with the header row frozen and an autofilter over its rows. Rows are
+// never held: each is written as the table yields it.
+func (b *workbook) writeTable(t Table) error {
+	ts := tableSheet{b: b, t: t}
+	if err := ts.start(); err != nil {
+		return err
+	}
+	cells := make([]any, len(t.Columns))
+	total := 0
+	var err error
+	for row := range t.Rows {
+		if ts.rows == b.sheetRows {
+			if err = ts.finish(); err == nil {
+				err = ts.start()
+			}
+		}
+		if err == nil && total%ctxCheckRows == 0 {
+			err = b.ctx.Err()
+		}
+		if err != nil {
+			break
+		}
+		for i, v := range row {
+			cells[i] = cellValue(v)
+		}
+		if err = ts.sw.SetRow(cellName(1, ts.rows+2), cells); err != nil {
+			break
+		}
+		ts.rows++
+		total++
+	}
+	if err != nil {
+		return fmt.Errorf("sheet %s: %w", ts.name, err)
+	}
+	if err := ts.finish(); err != nil {
+		return err
+	}
+	if ts.part > 1 {
+		b.notes = append(b.notes, fmt.Sprintf(
+			"%s has %d rows, more than the %d data rows a sheet holds: they go on in order over the sheets %s to %s-%d, each with the header.",
+			t.Name, total, b.sheetRows, t.Name, t.Name, ts.part))
+	}
+	return nil
+}
+
+// tableSheet is the sheet a table is being written to.
+type tableSheet struct {
+	b    *workbook
+	t    Table
+	sw   *excelize.StreamWriter
+	name string
+	part int // 1 for the first sheet of the table, 2 for name-2, ...
+	rows int // data rows written to this sheet
+}
+
+// start begins the table's next sheet: column widths and styles and the
+// frozen header must be set before the first row.
+func (ts *tableSheet) start() error {
+	ts.part++
+	ts.rows = 0
+	ts.name = ts.t.Name
+	if ts.part > 1 {
+		ts.name = fmt.Sprintf("%s-%d", ts.t.Name, ts.part)
+	}
+	b := ts.b
+	if err := b.newSheet(ts.name); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(ts.name)
+	if err != nil {
+		return err
+	}
+	ts.sw = sw
+	header := make([]any, len(ts.t.Columns))
+	headerID, err := b.style(headerStyle, -1)
+	if err != nil {
+		return err
+	}
+	// excelize puts the column last set first in <cols>; setting them from
+	// the last leaves them in the ascending order Excel requires.
+	for i, c := range slices.Backward(ts.t.Columns) {
+		col := i + 1
+		if err := sw.SetColWidth(col, col, columnWidth(c)); err != nil {
+			return err
+		}
+		if d := decimals(c); d >= 0 {
+			id, err := b.style(plainStyle, d)
+			if err != nil {
+				return err
+			}
+			if err := sw.SetColStyle(col, col, id); err != nil {
+				return err
+			}
+		}
+		header[i] = excelize.Cell{StyleID: headerID, Value: c.Name}
+	}
+	if err := sw.SetPanes(&excelize.Panes{
+		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}); err != nil {
+		return err
+	}
+	return sw.SetRow("A1", header)
+}
+
+// finish puts the autofilter over the sheet's rows and ends its stream.
+func (ts *tableSheet) finish() error {
+	ref := "A1:" + cellName(max(len(ts.t.Columns), 1), ts.rows+1)
+	if err := ts.b.f.AutoFilter(ts.name, ref, nil); err != nil {
+		return fmt.Errorf("sheet %s: %w", ts.name, err)
+	}
+	if err := ts.sw.Flush(); err != nil {
+		return fmt.Errorf("sheet %s: %w", ts.name, err)
+	}
+	return nil
+}
+
+// columnWidth is a column's width in characters: room for the header and
+// its filter button, and for the values the column's kind usually holds.
+func columnWidth(c Column) float64 {
+	least := 12
+	switch c.Kind {
+	case Int:
+		least = 10
+	case Bool:
+		least = 8
+	}
+	return float64(max(len(c.Name)+4, least))
+}

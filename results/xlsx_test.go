@@ -1,0 +1,455 @@
+package results_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"ckptlab/results"
+)
+
+// workbookBytes writes the set's workbook, with at most sheetRows data rows
+// a sheet (0 for the default), and returns its bytes.
+func workbookBytes(t testing.TB, s results.Set, sheetRows int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var err error
+	if sheetRows > 0 {
+		err = results.WriteXLSXSheetRows(&buf, s, sheetRows)
+	} else {
+		err = results.WriteXLSX(&buf, s)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// openWorkbook reads a workbook written to memory.
+func openWorkbook(t testing.TB, data []byte) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// heldFloat returns the number a workbook cell holds for x: its shortest
+// decimal form cut to the 15 significant digits a spreadsheet keeps.
+func heldFloat(x float64) float64 {
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', -1, 64), "e")
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	digits = digits[:min(len(digits), 15)]
+	v, err := strconv.ParseFloat(sign+digits[:1]+"."+digits[1:]+"e"+exp, 64)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// sameCell reports whether a cell read back from a workbook or a
+// spreadsheet's export holds the CSV field of a column of the given kind:
+// text and integers exactly, floats as the 15 digits a cell holds, booleans
+// as a boolean (true, TRUE or 1).
+func sameCell(kind results.Kind, field, cell string) bool {
+	switch kind {
+	case results.Float:
+		want, err1 := strconv.ParseFloat(field, 64)
+		got, err2 := strconv.ParseFloat(cell, 64)
+		return err1 == nil && err2 == nil && heldFloat(want) == got
+	case results.Bool:
+		return map[string]string{"1": "true", "TRUE": "true", "0": "false", "FALSE": "false"}[cell] == field
+	}
+	return field == cell
+}
+
+// compareTable checks that rows read back from a sheet hold the CSV
+// records of a table, header included.
+func compareTable(t *testing.T, sheet string, cols []results.Column, want, got [][]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("sheet %s has %d rows, want %d", sheet, len(got), len(want))
+	}
+	bad := 0
+	for i := range min(len(got), len(want)) {
+		if i == 0 {
+			if !slices.Equal(got[0], want[0]) {
+				t.Errorf("sheet %s header %v, want %v", sheet, got[0], want[0])
+			}
+			continue
+		}
+		if len(got[i]) != len(cols) {
+			t.Errorf("sheet %s row %d has %d cells, want %d", sheet, i+1, len(got[i]), len(cols))
+			continue
+		}
+		for j, c := range cols {
+			if !sameCell(c.Kind, want[i][j], got[i][j]) {
+				if bad++; bad <= 5 {
+					t.Errorf("sheet %s row %d column %s holds %q, want %q", sheet, i+1, c.Name, got[i][j], want[i][j])
+				}
+			}
+		}
+	}
+}
+
+func TestXLSXSheets(t *testing.T) {
+	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
+	want := []string{"grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets %v, want %v", got, want)
+	}
+}
+
+func TestXLSXTablesHoldTheCSV(t *testing.T) {
+	set := lessonSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	for _, tab := range []results.Table{set.Grid, set.Failures} {
+		got, err := f.GetRows(tab.Name, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareTable(t, tab.Name, tab.Columns, csvRecords(t, tab), got)
+	}
+}
+
+func TestXLSXTableLayout(t *testing.T) {
+	set := lessonSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	filters := map[string]string{}
+	for _, d := range f.GetDefinedName() {
+		if d.Name == "_xlnm._FilterDatabase" {
+			filters[d.Scope] = d.RefersTo
+		}
+	}
+	for _, tc := range []struct {
+		sheet  string
+		cols   []results.Column
+		filter string
+	}{
+		{"grid", results.GridColumns, "'grid'!$A$1:$T$25"},
+		{"failures", results.FailureColumns, "'failures'!$A$1:$K$67"},
+	} {
+		t.Run(tc.sheet, func(t *testing.T) {
+			panes, err := f.GetPanes(tc.sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !panes.Freeze || panes.YSplit != 1 || panes.XSplit != 0 || panes.TopLeftCell != "A2" {
+				t.Errorf("panes %+v, want the header row frozen", panes)
+			}
+			if got := filters[tc.sheet]; got != tc.filter {
+				t.Errorf("autofilter %q, want %q", got, tc.filter)
+			}
+			for i, c := range tc.cols {
+				col, _ := excelize.ColumnNumberToName(i + 1)
+				width, err := f.GetColWidth(tc.sheet, col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if width < float64(len(c.Name)) {
+					t.Errorf("column %s (%s) is %g wide, narrower than its header", col, c.Name, width)
+				}
+				id, err := f.GetCellStyle(tc.sheet, col+"2")
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := f.GetStyle(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				format := ""
+				if st.CustomNumFmt != nil {
+					format = *st.CustomNumFmt
+				}
+				want := ""
+				if c.Kind == results.Float && c.Decimals == 1 {
+					want = "0.0"
+				}
+				if format != want {
+					t.Errorf("column %s (%s) has number format %q, want %q", col, c.Name, format, want)
+				}
+			}
+		})
+	}
+}
+
+// The lesson's printed tables, as the view sheets show them: the lesson's
+// figures with its decimals; None is none, and probabilities are shown as
+// the numbers they are.
+var lessonSheets = map[string][][]string{
+	"recovery": {
+		{"interval", "checkpoints", "recomputed rows"},
+		{"none", "0", "1600"}, {"6", "2", "400"}, {"4", "3", "0"}, {"3", "4", "400"}, {"2", "6", "0"}, {"1", "12", "0"},
+	},
+	"cost": {
+		{"interval", "checkpoints", "certain cost", "worst", "worst total", "average", "average total"},
+		{"none", "0", "0", "2200", "2200", "1200.0", "1200.0"},
+		{"6", "2", "400", "1000", "1400", "545.5", "945.5"},
+		{"4", "3", "600", "600", "1200", "327.3", "927.3"},
+		{"3", "4", "800", "400", "1200", "218.2", "1018.2"},
+		{"2", "6", "1200", "200", "1400", "109.1", "1309.1"},
+		{"1", "12", "2400", "0", "2400", "0.0", "2400.0"},
+	},
+	"probability": {
+		{"failure probability", "none", "6", "4", "3", "2", "1", "best"},
+		{"1", "1200.0", "945.5", "927.3", "1018.2", "1309.1", "2400.0", "4"},
+		{"0.75", "900.0", "809.1", "845.5", "963.6", "1281.8", "2400.0", "6"},
+		{"0.5", "600.0", "672.7", "763.6", "909.1", "1254.5", "2400.0", "none"},
+		{"0.25", "300.0", "536.4", "681.8", "854.5", "1227.3", "2400.0", "none"},
+	},
+	"partition": {
+		{"interval", "whole job from scratch", "busiest worker with partitioned state", "exactly-once state"},
+		{"none", "1600", "408", "1600"}, {"6", "400", "102", "400"}, {"4", "0", "0", "0"},
+		{"3", "400", "102", "400"}, {"2", "0", "0", "0"}, {"1", "0", "0", "0"},
+	},
+}
+
+func TestXLSXViewSheets(t *testing.T) {
+	set := lessonSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	for _, v := range set.Views {
+		t.Run(v.Name, func(t *testing.T) {
+			rows, err := f.GetRows(v.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) < 4 || len(rows[0]) == 0 || rows[0][0] != v.Title {
+				t.Fatalf("sheet starts %q, want the view's title %q", rows[:min(len(rows), 1)], v.Title)
+			}
+			if len(v.Blocks) != 1 {
+				t.Fatalf("%d blocks, want the lesson's one", len(v.Blocks))
+			}
+			if got := rows[2]; len(got) != 1 || got[0] != v.Blocks[0].Title {
+				t.Errorf("row 3 is %q, want the block's title %q", got, v.Blocks[0].Title)
+			}
+			for _, cell := range []string{"A1", "A3", "A4", "B4"} {
+				if st := cellStyle(t, f, v.Name, cell); st.Font == nil || !st.Font.Bold {
+					t.Errorf("%s is not bold", cell)
+				}
+			}
+			want, ok := lessonSheets[v.Name]
+			if !ok {
+				return
+			}
+			got := rows[3:]
+			if len(got) != len(want) {
+				t.Fatalf("block has %d rows, want %d:\n%q", len(got), len(want), got)
+			}
+			for i := range want {
+				if !slices.Equal(got[i], want[i]) {
+					t.Errorf("row %d shows %q, want %q", i+4, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// cellStyle returns the style of a cell.
+func cellStyle(t *testing.T, f *excelize.File, sheet, cell string) *excelize.Style {
+	t.Helper()
+	id, err := f.GetCellStyle(sheet, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestXLSXBestIsHighlighted(t *testing.T) {
+	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
+	// The best intervals of the lesson: 4 at 1.0, 6 at 0.75, none below.
+	best := map[string]bool{"D5": true, "C6": true, "B7": true, "B8": true}
+	for row := 5; row <= 8; row++ {
+		for col := 2; col <= 7; col++ {
+			cell, _ := excelize.CoordinatesToCellName(col, row)
+			st := cellStyle(t, f, "probability", cell)
+			filled := st.Fill.Pattern == 1 && len(st.Fill.Color) == 1
+			if filled != best[cell] {
+				t.Errorf("probability!%s filled %v, want %v", cell, filled, best[cell])
+			}
+			if st.CustomNumFmt == nil || *st.CustomNumFmt != "0.0" {
+				t.Errorf("probability!%s is not shown with one decimal", cell)
+			}
+		}
+	}
+}
+
+func TestXLSXProbabilityChart(t *testing.T) {
+	data := workbookBytes(t, lessonSet(t), 0)
+	var chart struct {
+		Lines []struct {
+			Series []struct {
+				Name   string `xml:"tx>strRef>f"`
+				Cat    string `xml:"cat>strRef>f"`
+				Values string `xml:"val>numRef>f"`
+			} `xml:"ser"`
+		} `xml:"chart>plotArea>lineChart"`
+	}
+	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart1.xml")), &chart); err != nil {
+		t.Fatal(err)
+	}
+	if len(chart.Lines) != 1 {
+		t.Fatalf("the chart has %d line charts, want 1", len(chart.Lines))
+	}
+	series := chart.Lines[0].Series
+	if len(series) != 4 {
+		t.Fatalf("the chart has %d series, want one per probability, 4", len(series))
+	}
+	for i, s := range series {
+		row := 5 + i
+		want := [3]string{
+			fmt.Sprintf("'probability'!$A$%d", row),
+			"'probability'!$B$4:$G$4",
+			fmt.Sprintf("'probability'!$B$%d:$G$%d", row, row),
+		}
+		if got := [3]string{s.Name, s.Cat, s.Values}; got != want {
+			t.Errorf("series %d refers to %q, want %q", i+1, got, want)
+		}
+	}
+	rels := zipEntry(t, data, "xl/worksheets/_rels/sheet6.xml.rels")
+	if !strings.Contains(rels, "drawing1.xml") {
+		t.Errorf("the probability sheet (sheet6) does not hold the drawing: %s", rels)
+	}
+}
+
+// zipEntry returns the content of an entry of a zip archive.
+func zipEntry(t *testing.T, data []byte, name string) string {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := zr.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestXLSXExperimentSheet(t *testing.T) {
+	set := lessonSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	rows, err := f.GetRows("experiment")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		if len(r) == 2 && r[0] != "" {
+			got[r[0]] = r[1]
+		}
+	}
+	h := sha256.New()
+	for _, kv := range set.Config {
+		if got[kv[0]] != kv[1] {
+			t.Errorf("experiment sheet: %s = %q, want %q", kv[0], got[kv[0]], kv[1])
+		}
+		io.WriteString(h, kv[0]+": "+kv[1]+"\n")
+	}
+	if len(set.Config) < 16 {
+		t.Errorf("the configuration has %d keys, want every key of an experiment file", len(set.Config))
+	}
+	if got["ckptlab version"] != set.Version || set.Version == "" {
+		t.Errorf("version %q, want %q", got["ckptlab version"], set.Version)
+	}
+	hash := hex.EncodeToString(h.Sum(nil))
+	if got["configuration sha256"] != hash || set.ConfigHash() != hash {
+		t.Errorf("configuration sha256 %q, ConfigHash %q, want %q", got["configuration sha256"], set.ConfigHash(), hash)
+	}
+}
+
+func TestXLSXSplitsLongTables(t *testing.T) {
+	const sheetRows = 10
+	set := syntheticSet(t, 35, 12)
+	f := openWorkbook(t, workbookBytes(t, set, sheetRows))
+	want := []string{"grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
+		"recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Fatalf("sheets %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		tab    results.Table
+		sheets []string
+	}{
+		{set.Grid, want[:4]},
+		{set.Failures, want[4:6]},
+	} {
+		records := csvRecords(t, tc.tab)
+		all := [][]string{records[0]}
+		for i, sheet := range tc.sheets {
+			rows, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(rows) - 1; n > sheetRows || (i < len(tc.sheets)-1 && n != sheetRows) {
+				t.Errorf("sheet %s has %d data rows, want %d", sheet, n, sheetRows)
+			}
+			if !slices.Equal(rows[0], records[0]) {
+				t.Errorf("sheet %s header %v, want %v", sheet, rows[0], records[0])
+			}
+			if panes, _ := f.GetPanes(sheet); !panes.Freeze {
+				t.Errorf("sheet %s: header not frozen", sheet)
+			}
+			all = append(all, rows[1:]...)
+		}
+		compareTable(t, tc.tab.Name, tc.tab.Columns, records, all)
+	}
+	rows, _ := f.GetRows("experiment")
+	var notes []string
+	for _, r := range rows {
+		if len(r) == 2 && r[0] == "note" {
+			notes = append(notes, r[1])
+		}
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "grid-4") || !strings.Contains(notes[1], "failures-2") {
+		t.Errorf("experiment sheet notes %q, want one on grid to grid-4 and one on failures to failures-2", notes)
+	}
+}
+
+func TestXLSXSameBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		set       results.Set
+		sheetRows int
+	}{
+		{"lesson", lessonSet(t), 0},
+		{"split grid", syntheticSet(t, 95, 31), 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := workbookBytes(t, tc.set, tc.sheetRows)
+			for i := range 5 {
+				if again := workbookBytes(t, tc.set, tc.sheetRows); !bytes.Equal(again, first) {
+					t.Fatalf("write %d differs from the first (%d and %d bytes)", i+2, len(again), len(first))
+				}
+			}
+			core := zipEntry(t, first, "docProps/core.xml")
+			if !strings.Contains(core, "2006-09-16T00:00:00Z") || strings.Count(core, "W3CDTF") != 2 {
+				t.Errorf("docProps/core.xml carries a time other than excelize's fixed one: %s", core)
+			}
+		})
+	}
+}
