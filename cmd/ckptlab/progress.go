@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"ckptlab/results"
+)
+
+// Progress is for a person watching a long run: a bar on stderr while the
+// subscribers are drawn, then one while each file's grid rows are written.
+// It is shown only when stderr is a terminal and -q is not given, so CI logs
+// and redirected output stay clean. It never goes to stdout, which lists the
+// files written.
+
+// newProgress returns how a run reports the subscribers drawn: report moves
+// a bar (drawn of total, rate, time left) and finish ends its line. Both do
+// nothing when quiet is set or stderr is not a terminal. report may be
+// called from any goroutine, but not from two at once (runner.Options.Progress
+// promises that).
+func newProgress(stderr io.Writer, quiet bool) (report func(done, total int64), finish func()) {
+	tty, ok := progressTerminal(stderr, quiet)
+	if !ok {
+		return func(int64, int64) {}, func() {}
+	}
+	return newBar(tty, "drawing", "subscribers")
+}
+
+// withRowsProgress returns set with its grid table showing a bar each time a
+// writer goes through its rows (once per format that holds the grid), if
+// stderr is a terminal and quiet is not set. rows is the grid's number of
+// rows. Counting costs one comparison a row; the bar moves every few
+// thousand.
+func withRowsProgress(set results.Set, rows int64, stderr io.Writer, quiet bool) results.Set {
+	tty, ok := progressTerminal(stderr, quiet)
+	if !ok || rows == 0 {
+		return set
+	}
+	all := set.Grid.Rows
+	set.Grid.Rows = func(yield func([]results.Value) bool) {
+		report, finish := newBar(tty, "writing", set.Grid.Name+" rows")
+		defer finish()
+		const every = 1 << 12
+		var n int64
+		for row := range all {
+			if !yield(row) {
+				return
+			}
+			if n++; n%every == 0 || n == rows {
+				report(n, rows)
+			}
+		}
+	}
+	return set
+}
+
+// progressTerminal returns stderr as the terminal to show progress on, or
+// false if progress is not to be shown.
+func progressTerminal(stderr io.Writer, quiet bool) (*os.File, bool) {
+	f, ok := stderr.(*os.File)
+	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, false
+	}
+	return f, true
+}
+
+// newBar returns a bar on tty, made at the first report, when the total is
+// known. finish leaves the bar's last state on its line and moves to the
+// next: at 100% with the elapsed time, or where an interrupted run stopped.
+func newBar(tty *os.File, verb, unit string) (report func(done, total int64), finish func()) {
+	var bar *progressbar.ProgressBar
+	report = func(done, total int64) {
+		if bar == nil {
+			bar = progressbar.NewOptions64(total,
+				progressbar.OptionSetWriter(tty),
+				progressbar.OptionSetDescription(verb),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString(unit),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionShowElapsedTimeOnFinish(),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionThrottle(100*time.Millisecond),
+			)
+		}
+		bar.Set64(done)
+	}
+	finish = func() {
+		if bar != nil {
+			bar.Exit() // no render after this one
+			fmt.Fprintln(tty)
+		}
+	}
+	return report, finish
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ckptlab/results"
+)
+
+// TestProgressNotOnANonTerminal checks that progress stays off whatever is
+// not a terminal, a buffer, a file or a pipe as in CI, and off with -q.
+func TestProgressNotOnANonTerminal(t *testing.T) {
+	file, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	tests := []struct {
+		name   string
+		stderr io.Writer
+		quiet  bool
+	}{
+		{"buffer", &buf, false},
+		{"file", file, false},
+		{"pipe", w, false},
+		{"quiet file", file, true},
+	}
+	for _, tt := range tests {
+		report, finish := newProgress(tt.stderr, tt.quiet)
+		for done := int64(0); done <= 1000; done += 100 {
+			report(done, 1000)
+		}
+		finish()
+
+		set := withRowsProgress(results.Set{Grid: tenRows()}, 10, tt.stderr, tt.quiet)
+		if err := results.WriteCSV(io.Discard, set.Grid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	piped, _ := io.ReadAll(r)
+	written, _ := os.ReadFile(file.Name())
+	if buf.Len()+len(piped)+len(written) > 0 {
+		t.Errorf("progress wrote %q to a buffer, %q to a pipe, %q to a file; want nothing", buf.String(), piped, written)
+	}
+}
+
+func tenRows() results.Table {
+	cols := []results.Column{{Name: "n", Kind: results.Int}}
+	return results.Table{Name: "grid", Columns: cols, Rows: func(yield func([]results.Value) bool) {
+		for i := range 10 {
+			if !yield([]results.Value{results.IntValue(int64(i))}) {
+				return
+			}
+		}
+	}}
+}
