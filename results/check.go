@@ -1,0 +1,236 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLineDiffs is how many differing lines a Difference reports.
+const maxLineDiffs = 3
+
+// A Difference is a file of a set whose content on disk is not what the set
+// renders now.
+type Difference struct {
+	// File is the file's path: dir/<name>/<file>.
+	File string
+	// Missing reports that the file does not exist.
+	Missing bool
+	// Lines are the first differing lines of a CSV or Markdown file, and
+	// Count how many lines differ in all.
+	Lines []LineDiff
+	Count int
+	// Parts are the parts of a workbook that differ or that only one side
+	// has: a worksheet by its sheet name, any other part by its path in the
+	// archive. Empty when the file is not a workbook at all.
+	Parts []string
+	// Detail says what else is wrong, such as a file that is not a zip
+	// archive.
+	Detail string
+}
+
+// LineDiff is a line that differs: its number, from 1, the line the set
+// renders (Want) and the line the file has (Got), without their line ends.
+// WantEOF or GotEOF report that a side has no such line.
+type LineDiff struct {
+	Line            int
+	Want, Got       string
+	WantEOF, GotEOF bool
+}
+
+// String describes the difference in a sentence, followed by its lines.
+func (d Difference) String() string {
+	var b strings.Builder
+	switch {
+	case d.Missing:
+		fmt.Fprintf(&b, "%s: missing", d.File)
+	case len(d.Lines) > 0:
+		fmt.Fprintf(&b, "%s: %d %s differ", d.File, d.Count, plural(d.Count, "line", "lines"))
+		for _, l := range d.Lines {
+			fmt.Fprintf(&b, "\n  line %d:\n    want %s\n    got  %s", l.Line, shownLine(l.Want, l.WantEOF), shownLine(l.Got, l.GotEOF))
+		}
+	case len(d.Parts) > 0:
+		fmt.Fprintf(&b, "%s: differs in %s", d.File, strings.Join(d.Parts, ", "))
+	default:
+		fmt.Fprintf(&b, "%s: differs", d.File)
+	}
+	if d.Detail != "" {
+		fmt.Fprintf(&b, " (%s)", d.Detail)
+	}
+	return b.String()
+}
+
+func shownLine(s string, eof bool) string {
+	if eof {
+		return "(end of file)"
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Check renders the set in the given formats and compares each file with
+// the one in dir/<name>/, as Write would have written it. It writes nothing
+// there: a workbook is rendered to a temporary file outside dir, text files
+// are compared as they are rendered. It returns a Difference per file that
+// differs or is missing, in the order of Files, and none when every file is
+// as the set renders it.
+func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
+	files, err := s.files(formats)
+	if err != nil {
+		return nil, err
+	}
+	var diffs []Difference
+	for _, f := range files {
+		path := filepath.Join(dir, s.Name, f.name)
+		var d *Difference
+		if strings.HasSuffix(f.name, ".xlsx") {
+			d, err = checkBinary(ctx, path, f.render)
+		} else {
+			d, err = checkText(ctx, path, f.render)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("checking %s: %w", path, err)
+		}
+		if d != nil {
+			d.File = path
+			diffs = append(diffs, *d)
+		}
+	}
+	return diffs, nil
+}
+
+// checkText compares a text file with its rendering line by line, the
+// rendering streamed through a pipe so that no table is held in memory.
+func checkText(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
+	file, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Difference{Missing: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	pr, pw := io.Pipe()
+	go func() {
+		err := render(ctx, pw, "")
+		if err == nil {
+			err = ctx.Err()
+		}
+		pw.CloseWithError(err)
+	}()
+	defer pr.Close() // stops the renderer if the comparison ends early
+	d, err := compareLines(bufio.NewReaderSize(pr, 1<<16), bufio.NewReaderSize(file, 1<<16))
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// compareLines compares two texts line by line, line ends included.
+func compareLines(want, got *bufio.Reader) (*Difference, error) {
+	var d Difference
+	for n := 1; ; n++ {
+		w, werr := want.ReadString('\n')
+		if werr != nil && werr != io.EOF {
+			return nil, werr
+		}
+		g, gerr := got.ReadString('\n')
+		if gerr != nil && gerr != io.EOF {
+			return nil, gerr
+		}
+		if werr == io.EOF && gerr == io.EOF && w == "" && g == "" {
+			break
+		}
+		if w != g {
+			d.Count++
+			if len(d.Lines) < maxLineDiffs {
+				d.Lines = append(d.Lines, LineDiff{
+					Line: n,
+					Want: strings.TrimSuffix(w, "\n"), WantEOF: werr == io.EOF && w == "",
+					Got: strings.TrimSuffix(g, "\n"), GotEOF: gerr == io.EOF && g == "",
+				})
+			}
+		}
+	}
+	if d.Count == 0 {
+		return nil, nil
+	}
+	return &d, nil
+}
+
+// checkBinary renders a workbook to a temporary file outside the output
+// folder and compares bytes; when they differ, it names the parts of the
+// archive that do.
+func checkBinary(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
+	got, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Difference{Missing: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer got.Close()
+	want, err := temps.createTemp("", "ckptlab-check-*"+filepath.Ext(path))
+	if err != nil {
+		return nil, err
+	}
+	defer temps.remove(want.Name())
+	defer want.Close()
+	bw := bufio.NewWriterSize(want, 1<<16)
+	if err := render(ctx, bw, ""); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	if same, err := sameContent(want, got); err != nil || same {
+		return nil, err
+	}
+	parts, err := workbookDiff(want, got)
+	if err != nil {
+		return &Difference{Detail: err.Error()}, nil
+	}
+	if len(parts) == 0 {
+		return &Difference{Detail: "every part is the same, but not the layout of the archive"}, nil
+	}
+	return &Difference{Parts: parts}, nil
+}
+
+// sameContent reports whether two files hold the same bytes, reading both
+// from the start.
+func sameContent(a, b *os.File) (bool, error) {
+	ra := bufio.NewReaderSize(io.NewSectionReader(a, 0, 1<<62), 1<<16)
+	rb := bufio.NewReaderSize(io.NewSectionReader(b, 0, 1<<62), 1<<16)
+	bufA, bufB := make([]byte, 1<<15), make([]byte, 1<<15)
+	for {
+		na, errA := io.ReadFull(ra, bufA)
+		nb, errB := io.ReadFull(rb, bufB)
+		if !bytes.Equal(bufA[:na], bufB[:nb]) {
+			return false, nil
+		}
+		endA := errA == io.EOF || errA == io.ErrUnexpectedEOF
+		endB := errB == io.EOF || errB == io.ErrUnexpectedEOF
+		if errA != nil && !endA {
+			return false, errA
+		}
+		if errB != nil && !endB {
+			return false, errB
+		}
+		if endA || endB {
+			return endA && endB, nil
+		}
+	}
+}

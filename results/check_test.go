@@ -1,0 +1,189 @@
+package results_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ckptlab/results"
+)
+
+var allFormats = []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+
+// snapshot returns every file under dir with its content and time.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		out[path] = info.ModTime().Format(time.RFC3339Nano) + "\n" + string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCheckEqual(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	if err := set.Write(out, allFormats); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, out)
+	diffs, err := set.Check(context.Background(), out, allFormats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 0 {
+		t.Errorf("Check found differences in the files just written: %v", diffs)
+	}
+	if after := snapshot(t, out); !mapsEqual(before, after) {
+		t.Error("Check changed the output folder")
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCheckDifferences(t *testing.T) {
+	set := lessonSet(t)
+	other := lessonSet(t)
+	other.Config = slices.Clone(other.Config)
+	other.Config[0][1] = "2" // another configuration: only the experiment sheet differs
+
+	tests := []struct {
+		name    string
+		formats []string
+		spoil   func(t *testing.T, folder string)
+		check   func(t *testing.T, d results.Difference)
+	}{
+		{
+			name:    "a changed CSV row",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				replaceInFile(t, filepath.Join(folder, "grid.csv"), ",945.4545454545455,", ",945.5,")
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.HasSuffix(d.File, "grid.csv") || d.Count != 4 || len(d.Lines) != 3 {
+					t.Fatalf("got %s, want 4 lines of grid.csv (interval 6 at each probability)", d)
+				}
+				l := d.Lines[0]
+				if l.Line != 3 || !strings.Contains(l.Want, ",945.4545454545455,") || !strings.Contains(l.Got, ",945.5,") {
+					t.Errorf("first line %+v, want line 3 with both versions", l)
+				}
+			},
+		},
+		{
+			name:    "a truncated CSV",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				path := filepath.Join(folder, "failures.csv")
+				data, _ := os.ReadFile(path)
+				os.WriteFile(path, data[:len(data)/2], 0o644)
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.HasSuffix(d.File, "failures.csv") || len(d.Lines) == 0 {
+					t.Fatalf("got %s, want lines of failures.csv", d)
+				}
+				last := d.Lines[len(d.Lines)-1]
+				if !last.GotEOF || last.WantEOF {
+					t.Errorf("got %s, want the file to end before the rendering", d)
+				}
+			},
+		},
+		{
+			name:    "a missing Markdown file",
+			formats: []string{results.FormatMD},
+			spoil:   func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.md")) },
+			check: func(t *testing.T, d results.Difference) {
+				if !d.Missing || !strings.HasSuffix(d.File, "lesson.md") || !strings.HasSuffix(d.String(), "lesson.md: missing") {
+					t.Errorf("got %s, want lesson.md missing", d)
+				}
+			},
+		},
+		{
+			name:    "a workbook of another configuration",
+			formats: []string{results.FormatXLSX},
+			spoil: func(t *testing.T, folder string) {
+				if err := other.Write(filepath.Dir(folder), []string{results.FormatXLSX}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.HasSuffix(d.File, "lesson.xlsx") || !slices.Contains(d.Parts, "sheet experiment") {
+					t.Errorf("got %s, want lesson.xlsx differing in sheet experiment", d)
+				}
+				if slices.Contains(d.Parts, "sheet grid") {
+					t.Errorf("got %s, want sheet grid the same", d)
+				}
+			},
+		},
+		{
+			name:    "a workbook that is not one",
+			formats: []string{results.FormatXLSX},
+			spoil: func(t *testing.T, folder string) {
+				os.WriteFile(filepath.Join(folder, "lesson.xlsx"), []byte("not a zip"), 0o644)
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.Contains(d.String(), "not a workbook") {
+					t.Errorf("got %s, want a note that the file is not a workbook", d)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			if err := set.Write(out, tt.formats); err != nil {
+				t.Fatal(err)
+			}
+			tt.spoil(t, filepath.Join(out, set.Name))
+			diffs, err := set.Check(context.Background(), out, tt.formats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(diffs) != 1 {
+				t.Fatalf("%d differences, want 1: %v", len(diffs), diffs)
+			}
+			tt.check(t, diffs[0])
+		})
+	}
+}
+
+func replaceInFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(data), old, new)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckRejectsUnknownFormat(t *testing.T) {
+	if _, err := lessonSet(t).Check(context.Background(), t.TempDir(), []string{"ods"}); err == nil {
+		t.Error("Check of format ods succeeded, want an error")
+	}
+}
