@@ -1,0 +1,148 @@
+package results_test
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ckptlab/results"
+)
+
+// loCSVFilter is LibreOffice's CSV export filter with options: comma,
+// double quote, UTF-8, from line 1, en-US; cell contents as stored, not as
+// shown (token 9 false), so that a number shown with one decimal comes out
+// with all of its digits; and every sheet to its own file (token 12 -1),
+// named <book>-<sheet>.csv.
+const loCSVFilter = "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1"
+
+// convertWithLibreOffice has LibreOffice Calc open a workbook and export
+// every sheet as CSV; it returns the exported files by sheet name. It uses
+// a private profile, so that runs in parallel do not share one. It skips
+// the test when LibreOffice is not installed.
+func convertWithLibreOffice(t *testing.T, book string) map[string][][]string {
+	t.Helper()
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not checked by a spreadsheet program (.ci/run installs it)")
+	}
+	work := t.TempDir()
+	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
+	out := filepath.Join(work, "csv")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profile.String(),
+		"--headless", "--norestore", "--convert-to", loCSVFilter, "--outdir", out, book)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, output)
+	}
+	prefix := strings.TrimSuffix(filepath.Base(book), ".xlsx") + "-"
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheets := map[string][][]string{}
+	for _, e := range entries {
+		name := strings.TrimSuffix(strings.TrimPrefix(e.Name(), prefix), ".csv")
+		data, err := os.ReadFile(filepath.Join(out, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sheets[name] = readCSV(t, data)
+	}
+	return sheets
+}
+
+func TestLibreOfficeReadsTheWorkbook(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	if err := set.Write(out, []string{results.FormatCSV, results.FormatXLSX}); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(out, set.Name)
+	sheets := convertWithLibreOffice(t, filepath.Join(folder, set.Name+".xlsx"))
+
+	var names []string
+	for name := range sheets {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, want := range []string{"grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"} {
+		if _, ok := sheets[want]; !ok {
+			t.Errorf("LibreOffice finds no sheet %s; it finds %v", want, names)
+		}
+	}
+
+	for _, tab := range []results.Table{set.Grid, set.Failures} {
+		data, err := os.ReadFile(filepath.Join(folder, tab.Name+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareTable(t, tab.Name, tab.Columns, readCSV(t, data), sheets[tab.Name])
+	}
+
+	// The view sheets hold the lesson's figures, rounded as it prints them.
+	for name, want := range lessonSheets {
+		got := sheets[name][3:] // below the sheet's title, a blank row and the block's title
+		if len(got) != len(want) {
+			t.Errorf("sheet %s: %d rows, want %d", name, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			for j := range want[i] {
+				if !sameShown(want[i][j], got[i][j]) {
+					t.Errorf("sheet %s row %d: %q, want %q as shown", name, i+4, got[i], want[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// sameShown reports whether a value exported as stored is shown as the
+// lesson prints it: with as many decimals as the printed figure has.
+func sameShown(printed, stored string) bool {
+	if printed == stored {
+		return true
+	}
+	_, frac, ok := strings.Cut(printed, ".")
+	x, err := strconv.ParseFloat(stored, 64)
+	if !ok || err != nil {
+		return false
+	}
+	return strconv.FormatFloat(x, 'f', len(frac), 64) == printed
+}
+
+func TestLibreOfficeReadsASplitWorkbook(t *testing.T) {
+	const sheetRows = 10
+	set := syntheticSet(t, 35, 12)
+	book := filepath.Join(t.TempDir(), "split.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, set, sheetRows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sheets := convertWithLibreOffice(t, book)
+	for _, tc := range []struct {
+		tab   results.Table
+		parts []string
+	}{
+		{set.Grid, []string{"grid", "grid-2", "grid-3", "grid-4"}},
+		{set.Failures, []string{"failures", "failures-2"}},
+	} {
+		records := csvRecords(t, tc.tab)
+		all := [][]string{records[0]}
+		for _, part := range tc.parts {
+			rows, ok := sheets[part]
+			if !ok || len(rows) == 0 {
+				t.Fatalf("LibreOffice finds no sheet %s", part)
+			}
+			all = append(all, rows[1:]...)
+		}
+		compareTable(t, tc.tab.Name, tc.tab.Columns, records, all)
+	}
+}
