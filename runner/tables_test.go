@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// smallGrid is an experiment with two values on every axis, small enough to
+// list its grid by hand.
+func smallGrid() Experiment {
+	e := Lesson("small")
+	e.Seeds = []uint32{5, 3}
+	e.Subscribers = []int{20, 7}
+	e.Periods = []int{12, 10}
+	e.PartitionKeys = []model.PartitionKey{model.ByRegion, model.BySubscriber}
+	e.Workers = []int{3, 2}
+	e.StateRows = []int{0, 50}
+	e.Probabilities = []float64{0.5, 1}
+	e.Intervals = []model.Interval{4, model.None, 1}
+	return e
+}
+
+func evaluate(t *testing.T, e Experiment) *Result {
+	t.Helper()
+	res, err := Evaluate(context.Background(), &e, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestGridRowOrder checks SPEC §4's row order: nested loops over seed,
+// subscribers, periods, partition_key, workers, state_rows, probability and
+// interval, each in declared order, interval fastest.
+func TestGridRowOrder(t *testing.T) {
+	e := smallGrid()
+	var want []string
+	for _, seed := range e.Seeds {
+		for _, n := range e.Subscribers {
+			for _, p := range e.Periods {
+				for _, k := range e.PartitionKeys {
+					for _, w := range e.Workers {
+						for _, s := range e.StateRows {
+							for _, prob := range e.Probabilities {
+								for _, iv := range e.Intervals {
+									want = append(want, fmt.Sprintln(seed, n, p, k, w, s, prob, iv))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	var got []string
+	for row := range evaluate(t, e).GridTable().Rows {
+		got = append(got, fmt.Sprintln(row[0].Int, row[1].Int, row[2].Int, row[3].Text, row[4].Int, row[5].Int, row[6].Float, row[7].Text))
+	}
+	checkOrder(t, got, want)
+	if e.GridRows() != int64(len(want)) {
+		t.Errorf("GridRows() = %d, want %d", e.GridRows(), len(want))
+	}
+}
+
+// TestFailureRowOrder checks failures.csv's order: source, partition key,
+// workers, interval, then the failure set, failure fastest.
+func TestFailureRowOrder(t *testing.T) {
+	e := smallGrid()
+	e.FailurePeriods = []model.Month{model.NewMonth(2026, 5), model.NewMonth(2026, 2)}
+	var want []string
+	for _, seed := range e.Seeds {
+		for _, n := range e.Subscribers {
+			for _, p := range e.Periods {
+				for _, k := range e.PartitionKeys {
+					for _, w := range e.Workers {
+						for _, iv := range e.Intervals {
+							for _, f := range e.FailurePeriods {
+								want = append(want, fmt.Sprintln(seed, n, p, k, w, iv, f))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	var got []string
+	for row := range evaluate(t, e).FailuresTable().Rows {
+		got = append(got, fmt.Sprintln(row[0].Int, row[1].Int, row[2].Int, row[3].Text, row[4].Int, row[5].Text, row[6].Text))
+	}
+	checkOrder(t, got, want)
+}
+
+// checkOrder reports the first row where got and want part.
+func checkOrder(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("row %d is %q, want %q", i, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+}
+
+// TestBestOncePerGroup checks that exactly one interval is best among the
+// points that differ only in interval, and that it has the least expected
+// total.
+func TestBestOncePerGroup(t *testing.T) {
+	e := smallGrid()
+	n := len(e.Intervals)
+	var group [][]results.Value
+	for row := range evaluate(t, e).GridTable().Rows {
+		group = append(group, slices.Clone(row))
+		if len(group) < n {
+			continue
+		}
+		best, least := -1, 0.0
+		for i, r := range group {
+			if r[19].Bool {
+				if best >= 0 {
+					t.Fatalf("two best intervals in %v", group)
+				}
+				best = i
+			}
+			if i == 0 || r[18].Float < least {
+				least = r[18].Float
+			}
+		}
+		if best < 0 || group[best][18].Float != least {
+			t.Fatalf("best is %d in %v", best, group)
+		}
+		group = group[:0]
+	}
+}
+
+// TestIntervalsAllPerPeriods checks that intervals: all expands to none,
+// 1..P for each periods value.
+func TestIntervalsAllPerPeriods(t *testing.T) {
+	e := Lesson("all")
+	e.Periods = []int{3, 5}
+	e.Intervals, e.IntervalsAll = nil, true
+	e.FailurePeriod = model.NewMonth(2026, 2)
+	e.Probabilities = []float64{1}
+	var got []string
+	for row := range evaluate(t, e).GridTable().Rows {
+		got = append(got, fmt.Sprint(row[2].Int, ":", row[7].Text))
+	}
+	want := []string{"3:none", "3:1", "3:2", "3:3", "5:none", "5:1", "5:2", "5:3", "5:4", "5:5"}
+	if !slices.Equal(got, want) {
+		t.Errorf("intervals = %v, want %v", got, want)
+	}
+}
