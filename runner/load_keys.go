@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Safety caps. They keep the month arithmetic, the counts of the plan and
+// the memory of one experiment within bounds; every message that refuses a
+// value above a cap says so.
+const (
+	maxSubscribers = 1_000_000_000
+	maxPeriods     = 12 * 1000 // a thousand years of months
+	maxWorkers     = 1_000_000
+	maxStateRows   = 1_000_000_000_000
+	maxFaults      = 1_000_000_000
+	maxAxisValues  = 1_000_000 // values one range may expand to
+	maxSeed        = 1<<32 - 1
+)
+
+// namePattern is what a name must match: it names the output folder, so it
+// must not climb out of it, hold a separator or start a hidden file.
+var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+// valueType is the type of one value of a key.
+type valueType int
+
+const (
+	typeInt      valueType = iota // a whole number within Min..Max
+	typeFloat                     // a number within FMin..FMax
+	typeText                      // any text
+	typeName                      // text matching namePattern
+	typeMonth                     // a period label YYYY-MM
+	typeEnum                      // one of Enum
+	typeInterval                  // none or a whole number within Min..Max
+)
+
+// keyDef defines one key of an experiment file. The table of keyDefs
+// drives both the validator and the JSON Schema, so the two cannot drift.
+type keyDef struct {
+	Name     string
+	Doc      string    // one sentence for the schema
+	Type     valueType //
+	Many     bool      // takes a list of values as well as a single one
+	Range    bool      // takes a range {from, to, step}
+	All      bool      // takes the word all, meaning every value
+	Label    bool      // a period label in the 2nd..last period of every periods value
+	Required bool      //
+	Min, Max int64     // bounds of typeInt and typeInterval, inclusive
+	Cap      bool      // Max is a safety cap, not a property of the value
+	FMin     float64   // bounds of typeFloat, inclusive
+	FMax     float64   //
+	Enum     []string  // the words of typeEnum
+	Noun     string    // what one value is, for messages: "worker count"
+	Default  any       // the lesson's value, for the schema
+}
+
+// keyTable lists every key of an experiment file in the order of SPEC §3.
+var keyTable = []*keyDef{
+	{Name: "version", Doc: "Schema version of the file; 1 is the only one so far.",
+		Type: typeInt, Min: 1, Max: 1, Noun: "supported version", Default: 1},
+	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>.",
+		Type: typeName, Required: true, Noun: "name"},
+	{Name: "description", Doc: "What the experiment is for, in a sentence.",
+		Type: typeText, Noun: "description", Default: ""},
+	{Name: "seeds", Doc: "Seeds of the generated source: an axis of whole numbers 0..4294967295.",
+		Type: typeInt, Many: true, Range: true, Min: 0, Max: maxSeed, Noun: "seed", Default: 20260218},
+	{Name: "subscribers", Doc: "Subscribers N of the generated source: an axis of whole numbers >= 1.",
+		Type: typeInt, Many: true, Range: true, Min: 1, Max: maxSubscribers, Cap: true,
+		Noun: "subscriber count", Default: 200},
+	{Name: "periods", Doc: "Periods P of the generated source: an axis of whole numbers >= 2.",
+		Type: typeInt, Many: true, Range: true, Min: 2, Max: maxPeriods, Cap: true,
+		Noun: "period count", Default: 12},
+	{Name: "partition_key", Doc: "Field of a stream row that distributes rows over workers: an axis.",
+		Type: typeEnum, Many: true, Enum: []string{"subscriber", "region", "type"},
+		Noun: "partition key", Default: "subscriber"},
+	{Name: "workers", Doc: "Workers the stream is partitioned over: an axis of whole numbers >= 1.",
+		Type: typeInt, Many: true, Range: true, Min: 1, Max: maxWorkers, Cap: true,
+		Noun: "worker count", Default: 4},
+	{Name: "state_rows", Doc: "Rows of state one checkpoint makes durable: an axis of whole numbers >= 0.",
+		Type: typeInt, Many: true, Range: true, Min: 0, Max: maxStateRows, Cap: true,
+		Noun: "state row count", Default: 200},
+	{Name: "probabilities", Doc: "Probabilities that a failure occurs in a run: an axis of numbers in 0..1.",
+		Type: typeFloat, Many: true, Range: true, FMin: 0, FMax: 1,
+		Noun: "probability", Default: []any{1.0, 0.75, 0.5, 0.25}},
+	{Name: "intervals", Doc: "Checkpoint intervals in periods: an axis of none and 1..P, or all (none, 1..P).",
+		Type: typeInterval, Many: true, Range: true, All: true, Min: 1, Max: maxPeriods,
+		Noun: "interval", Default: []any{"none", 6, 4, 3, 2, 1}},
+	{Name: "start", Doc: "Label of the first period, YYYY-MM.",
+		Type: typeMonth, Noun: "month", Default: "2026-01"},
+	{Name: "missing", Doc: "Records whose index field a fault removes: a whole number >= 0.",
+		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of missing records", Default: 0},
+	{Name: "duplicates", Doc: "Records a fault duplicates: a whole number >= 0.",
+		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of duplicates", Default: 0},
+	{Name: "failure_period", Doc: "The one named failure, a period label in the 2nd..last period of every periods value.",
+		Type: typeMonth, Label: true, Noun: "period label", Default: "2026-09"},
+	{Name: "failure_periods", Doc: "Failures averaged over: all (every period but the first) or a list of period labels.",
+		Type: typeMonth, Many: true, All: true, Label: true, Noun: "period label", Default: "all"},
+}
+
+// keyNamed returns the definition of the key with exactly the given name,
+// or nil.
+func keyNamed(name string) *keyDef {
+	for _, d := range keyTable {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// want describes the values the key takes, for the parenthesis of a
+// message about one value.
+func (d *keyDef) want() string {
+	switch d.Type {
+	case typeInt:
+		switch {
+		case d.Min == d.Max:
+			return strconv.FormatInt(d.Min, 10)
+		case d.Cap:
+			return ">= " + strconv.FormatInt(d.Min, 10)
+		}
+		return strconv.FormatInt(d.Min, 10) + ".." + strconv.FormatInt(d.Max, 10)
+	case typeFloat:
+		return "a number in " + shortFloat(d.FMin) + ".." + shortFloat(d.FMax)
+	case typeText:
+		return "text"
+	case typeName:
+		return namePattern.String()[1:len(namePattern.String())-1] + ", it names the output folder"
+	case typeMonth:
+		return "YYYY-MM"
+	case typeEnum:
+		return orList(d.Enum)
+	case typeInterval:
+		return "none, all, or 1..P"
+	}
+	return ""
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// keyNames lists the names of every key, for messages about unknown keys.
+func keyNames() []string {
+	out := make([]string, len(keyTable))
+	for i, d := range keyTable {
+		out[i] = d.Name
+	}
+	return out
+}
+
+// shortFloat writes a float in the shortest decimal form that reads back
+// to the same value, without an exponent.
+func shortFloat(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

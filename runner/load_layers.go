@@ -1,0 +1,63 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/v2"
+	"gopkg.in/yaml.v3"
+)
+
+// loader gathers the layers of one experiment, the file and then the
+// overrides, in a koanf instance, which merges them: a later layer's value
+// of a key replaces an earlier one's. Every value of every layer is checked;
+// the merged values make the experiment.
+type loader struct {
+	path     string
+	k        *koanf.Koanf
+	settings []*setting // every value of every layer, in the order read
+	errs     ErrorList
+	root     *yaml.Node // the file's top level, nil for an empty file
+	noTop    bool       // the top level is not a mapping
+}
+
+// setting is one key's value in one layer, as koanf holds it. koanf hands
+// out deep copies, which keep exported fields only; ID finds the original
+// again in loader.settings.
+type setting struct {
+	ID    int
+	Key   string
+	Place place
+	Node  *yaml.Node // nil when the value cannot be read, such as an alias
+}
+
+func newLoader(path string) *loader {
+	return &loader{path: path, k: koanf.New(".")}
+}
+
+// newSetting records a value of a layer.
+func (l *loader) newSetting(key string, p place, n *yaml.Node) *setting {
+	s := &setting{ID: len(l.settings), Key: key, Place: p, Node: n}
+	l.settings = append(l.settings, s)
+	return s
+}
+
+// load merges a layer, key → *setting, over the layers before it. Keys
+// hold no delimiter, so the layer is flat.
+func (l *loader) load(layer map[string]any) {
+	if err := l.k.Load(confmap.Provider(layer, ""), nil); err != nil {
+		l.errs = append(l.errs, &Error{File: l.path, Msg: fmt.Sprintf("cannot merge the overrides: %v", err)})
+	}
+}
+
+// winners returns the setting that takes effect for each key that some
+// layer sets.
+func (l *loader) winners() map[string]*setting {
+	win := map[string]*setting{}
+	for _, d := range keyTable {
+		if s, ok := l.k.Get(d.Name).(*setting); ok {
+			win[d.Name] = l.settings[s.ID]
+		}
+	}
+	return win
+}

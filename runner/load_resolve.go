@@ -1,0 +1,212 @@
+package runner
+
+import (
+	"slices"
+	"strings"
+
+	"ckptlab/model"
+)
+
+// lastMonth is the last period a label can name: labels have four-digit
+// years.
+var lastMonth = model.NewMonth(9999, 12)
+
+// resolve checks every value of every layer and builds the experiment of
+// the merged values. The values that take effect are checked against
+// each other too: intervals and failure labels against periods and start.
+// It returns nil when any error was found.
+func (l *loader) resolve() *Experiment {
+	win := l.winners()
+	got := make([]*parsed, len(l.settings)) // nil for a value with errors
+	done := make([]bool, len(l.settings))
+	check := func(s *setting, fr frame) {
+		done[s.ID] = true
+		if s.Node == nil {
+			return
+		}
+		c := checker{p: s.Place}
+		v, ok := c.values(keyNamed(s.Key), s.Node, fr)
+		l.errs = append(l.errs, c.errs...)
+		if ok {
+			got[s.ID] = &v
+		}
+	}
+	value := func(key string) (v *parsed, given, ok bool) {
+		s := win[key]
+		if s == nil {
+			return nil, false, true
+		}
+		return got[s.ID], true, got[s.ID] != nil
+	}
+
+	// periods and start frame the other values.
+	for _, key := range []string{"periods", "start"} {
+		if s := win[key]; s != nil {
+			check(s, frame{})
+		}
+	}
+	e := Lesson("")
+	e.File = l.path
+	fr := frame{}
+	if v, given, ok := value("periods"); ok {
+		if given {
+			e.Periods = toInts[int](v.Ints)
+		}
+		fr.minP = slices.Min(e.Periods)
+	}
+	if v, given, ok := value("start"); ok {
+		if given {
+			e.Start = v.Months[0]
+		}
+		fr.start, fr.startOK = e.Start, l.checkCalendar(v, win["start"], e, fr)
+	}
+	for _, s := range l.settings {
+		if !done[s.ID] {
+			if win[s.Key] == s {
+				check(s, fr)
+			} else {
+				check(s, frame{}) // replaced by an override: checked on its own
+			}
+		}
+	}
+	l.checkDefaults(win, got, fr, e)
+	if _, given, _ := value("name"); !given && !l.noTop {
+		l.errs = append(l.errs, place{File: l.path, Name: "name", Lines: true}.errorAt(l.root, "",
+			"required key is missing (want a name matching %s)", keyNamed("name").want()))
+	}
+	if len(l.errs) > 0 {
+		return nil
+	}
+	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
+	return &e
+}
+
+// checkDefaults checks the lesson's values of the keys no layer sets
+// against the values given for the others: a file of periods: 6 leaves
+// the default intervals and failure_period out of range. The error is at
+// the value that does not fit them.
+func (l *loader) checkDefaults(win map[string]*setting, got []*parsed, fr frame, e Experiment) {
+	given := func(key string) (*setting, *parsed) {
+		if s := win[key]; s != nil && got[s.ID] != nil {
+			return s, got[s.ID]
+		}
+		return nil, nil
+	}
+	ps, pv := given("periods")
+	ss, sv := given("start")
+	def := Lesson("")
+	if win["intervals"] == nil && ps != nil {
+		most := slices.Max(def.Intervals)
+		if i := slices.Index(pv.Ints, int64(fr.minP)); fr.minP < int(most) {
+			a := pv.at(i)
+			l.errs = append(l.errs, ps.Place.errorAt(a.Node, a.Suffix,
+				"%d leaves the default intervals %s beyond 1..%d (want intervals set, such as intervals: all)",
+				fr.minP, joinIntervals(def.Intervals), fr.minP))
+		}
+	}
+	if first, last, ok := fr.failures(); ok && win["failure_period"] == nil {
+		f := def.FailurePeriod
+		if f < first || f > last {
+			msg := "leaves the default failure_period %s outside %s..%s (want failure_period set within them)"
+			if f > last && ps != nil {
+				i := slices.Index(pv.Ints, int64(fr.minP))
+				a := pv.at(i)
+				l.errs = append(l.errs, ps.Place.errorAt(a.Node, a.Suffix, "%d "+msg, fr.minP, f, first, last))
+			} else if ss != nil {
+				a := sv.at(0)
+				l.errs = append(l.errs, ss.Place.errorAt(a.Node, a.Suffix, "%s "+msg, e.Start, f, first, last))
+			}
+		}
+	}
+}
+
+// checkCalendar reports a start whose periods run past the last label,
+// 9999-12, and returns whether the start is usable. v and s are the
+// start's value and setting, nil when it is the default.
+func (l *loader) checkCalendar(v *parsed, s *setting, e Experiment, fr frame) bool {
+	if fr.minP == 0 {
+		return true // periods has errors of its own
+	}
+	maxP := slices.Max(e.Periods)
+	if end := e.Start + model.Month(maxP-1); end <= lastMonth {
+		return true
+	}
+	if s != nil {
+		a := v.at(0)
+		l.errs = append(l.errs, s.Place.errorAt(a.Node, a.Suffix,
+			"%s and %d periods end after %s (want a start by %s)",
+			e.Start, maxP, lastMonth, lastMonth-model.Month(maxP-1)))
+	}
+	return false
+}
+
+// fill puts the merged values into e, whose other keys keep the lesson's
+// values.
+func (l *loader) fill(e *Experiment, value func(key string) *parsed) {
+	if v := value("version"); v != nil {
+		e.Version = int(v.Ints[0])
+	}
+	if v := value("name"); v != nil {
+		e.Name = v.Text
+	}
+	if v := value("description"); v != nil {
+		e.Description = v.Text
+	}
+	if v := value("seeds"); v != nil {
+		e.Seeds = toInts[uint32](v.Ints)
+	}
+	if v := value("subscribers"); v != nil {
+		e.Subscribers = toInts[int](v.Ints)
+	}
+	if v := value("partition_key"); v != nil {
+		e.PartitionKeys = make([]model.PartitionKey, len(v.Words))
+		for i, w := range v.Words {
+			e.PartitionKeys[i], _ = model.ParsePartitionKey(w)
+		}
+	}
+	if v := value("workers"); v != nil {
+		e.Workers = toInts[int](v.Ints)
+	}
+	if v := value("state_rows"); v != nil {
+		e.StateRows = toInts[int](v.Ints)
+	}
+	if v := value("probabilities"); v != nil {
+		e.Probabilities = v.Floats
+	}
+	if v := value("intervals"); v != nil {
+		e.Intervals, e.IntervalsAll = toInts[model.Interval](v.Ints), v.All
+		if v.All {
+			e.Intervals = nil
+		}
+	}
+	if v := value("missing"); v != nil {
+		e.Missing = int(v.Ints[0])
+	}
+	if v := value("duplicates"); v != nil {
+		e.Duplicates = int(v.Ints[0])
+	}
+	if v := value("failure_period"); v != nil {
+		e.FailurePeriod = v.Months[0]
+	}
+	if v := value("failure_periods"); v != nil && !v.All {
+		e.FailurePeriods = v.Months
+	}
+}
+
+// toInts converts checked whole numbers to the integer type of a field.
+func toInts[T ~int | ~uint32](v []int64) []T {
+	out := make([]T, len(v))
+	for i, x := range v {
+		out[i] = T(x)
+	}
+	return out
+}
+
+// joinIntervals writes intervals as a list: "none, 6, 4".
+func joinIntervals(v []model.Interval) string {
+	s := make([]string, len(v))
+	for i, k := range v {
+		s[i] = k.String()
+	}
+	return strings.Join(s, ", ")
+}
