@@ -1,0 +1,166 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// Sources returns the number of generated sources:
+// |seeds|·|subscribers|·|periods|. Like the other sizes, it saturates at
+// math.MaxInt64 instead of overflowing.
+func (e *Experiment) Sources() int64 {
+	return mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.Periods)))
+}
+
+// GridRows returns the number of rows of grid.csv: the sum over periods
+// values P of |seeds|·|subscribers|·|partition_key|·|workers|·|state_rows|
+// ·|probabilities|·|intervals for P|.
+func (e *Experiment) GridRows() int64 {
+	per := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.PartitionKeys)),
+		int64(len(e.Workers)), int64(len(e.StateRows)), int64(len(e.Probabilities)))
+	var total int64
+	for _, p := range e.Periods {
+		total = addSat(total, mulSat(per, e.intervalCount(p)))
+	}
+	return total
+}
+
+// FailureRows returns the number of rows of failures.csv: the sum over
+// periods values P of |seeds|·|subscribers|·|partition_key|·|workers|
+// ·|intervals for P|·|failures for P|.
+func (e *Experiment) FailureRows() int64 {
+	per := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.PartitionKeys)),
+		int64(len(e.Workers)))
+	var total int64
+	for _, p := range e.Periods {
+		failures := int64(len(e.FailurePeriods))
+		if e.FailurePeriods == nil {
+			failures = int64(p - 1)
+		}
+		total = addSat(total, mulSat(per, e.intervalCount(p), failures))
+	}
+	return total
+}
+
+// intervalCount is len(e.IntervalsFor(p)) without building the list.
+func (e *Experiment) intervalCount(p int) int64 {
+	if e.IntervalsAll {
+		return int64(p) + 1
+	}
+	return int64(len(e.Intervals))
+}
+
+// mulSat multiplies counts, saturating at math.MaxInt64.
+func mulSat(factors ...int64) int64 {
+	out := int64(1)
+	for _, f := range factors {
+		if f == 0 {
+			return 0
+		}
+		if out > math.MaxInt64/f {
+			out = math.MaxInt64
+		} else {
+			out *= f
+		}
+	}
+	return out
+}
+
+// addSat adds counts, saturating at math.MaxInt64.
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// An axis of more than planLong values is long: the plan shows its first
+// planShown values, an ellipsis and the last one.
+const (
+	planLong  = 8
+	planShown = 3
+)
+
+// WritePlan writes what a run of e would do, without doing it: every key
+// with its values (long axes shortened), the number of sources, grid rows
+// and failures rows, and the files it would write under outDir in the
+// given formats (csv, xlsx, md), as results.Files names them.
+func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) error {
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+	for _, f := range formats {
+		if !slices.Contains(known, f) {
+			return fmt.Errorf("%q is not a format (want %s)", f, orList(known))
+		}
+	}
+	var b strings.Builder
+	line := func(key, value string) { fmt.Fprintf(&b, "  %-16s %s\n", key, value) }
+	fmt.Fprintf(&b, "%s  %s\n", e.Name, e.File)
+	if e.Description != "" {
+		line("description", e.Description)
+	}
+	line("version", strconv.Itoa(e.Version))
+	line("seeds", planList(e.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) }))
+	line("subscribers", planList(e.Subscribers, strconv.Itoa))
+	line("periods", planList(e.Periods, strconv.Itoa))
+	line("partition_key", planList(e.PartitionKeys, model.PartitionKey.String))
+	line("workers", planList(e.Workers, strconv.Itoa))
+	line("state_rows", planList(e.StateRows, strconv.Itoa))
+	line("probabilities", planList(e.Probabilities, shortFloat))
+	if e.IntervalsAll {
+		line("intervals", "all (none and 1..P for each periods value P)")
+	} else {
+		line("intervals", planList(e.Intervals, model.Interval.String))
+	}
+	line("start", e.Start.String())
+	line("missing", strconv.Itoa(e.Missing))
+	line("duplicates", strconv.Itoa(e.Duplicates))
+	line("failure_period", e.FailurePeriod.String())
+	if e.FailurePeriods == nil {
+		line("failure_periods", "all (every period but the first)")
+	} else {
+		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
+	}
+	line("sources", planCount(e.Sources()))
+	line("grid rows", planCount(e.GridRows()))
+	line("failures rows", planCount(e.FailureRows()))
+	key := "writes"
+	for _, name := range results.Files(e.Name, formats) {
+		line(key, filepath.Join(outDir, e.Name, name))
+		key = ""
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// planList writes the values of an axis, shortening a long one to its
+// first values, an ellipsis and its last value: "0, 0.05, 0.1, … 1 (21 values)".
+func planList[T any](values []T, format func(T) string) string {
+	if len(values) <= planLong {
+		s := make([]string, len(values))
+		for i, v := range values {
+			s[i] = format(v)
+		}
+		return strings.Join(s, ", ")
+	}
+	s := make([]string, planShown)
+	for i := range s {
+		s[i] = format(values[i])
+	}
+	return fmt.Sprintf("%s, … %s (%d values)", strings.Join(s, ", "), format(values[len(values)-1]), len(values))
+}
+
+// planCount writes a count, saying so when it saturated.
+func planCount(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than " + strconv.FormatInt(n-1, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
