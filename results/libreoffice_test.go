@@ -23,25 +23,10 @@ import (
 const loCSVFilter = "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1"
 
 // convertWithLibreOffice has LibreOffice Calc open a workbook and export
-// every sheet as CSV; it returns the exported files by sheet name. It uses
-// a private profile, so that runs in parallel do not share one. It skips
-// the test when LibreOffice is not installed.
+// every sheet as CSV; it returns the exported files by sheet name.
 func convertWithLibreOffice(t *testing.T, book string) map[string][][]string {
 	t.Helper()
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not checked by a spreadsheet program (.ci/run installs it)")
-	}
-	work := t.TempDir()
-	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
-	out := filepath.Join(work, "csv")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profile.String(),
-		"--headless", "--norestore", "--convert-to", loCSVFilter, "--outdir", out, book)
-	if output, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("soffice: %v\n%s", err, output)
-	}
+	out := soffice(t, loCSVFilter, book)
 	prefix := strings.TrimSuffix(filepath.Base(book), ".xlsx") + "-"
 	entries, err := os.ReadDir(out)
 	if err != nil {
@@ -57,6 +42,29 @@ func convertWithLibreOffice(t *testing.T, book string) map[string][][]string {
 		sheets[name] = readCSV(t, data)
 	}
 	return sheets
+}
+
+// soffice has LibreOffice convert a file with the given filter and returns
+// the folder it wrote to. It uses a private profile, so that runs in
+// parallel do not share one, and skips the test when LibreOffice is not
+// installed.
+func soffice(t *testing.T, filter, file string) string {
+	t.Helper()
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not checked by a spreadsheet program (.ci/run installs it)")
+	}
+	work := t.TempDir()
+	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
+	out := filepath.Join(work, "out")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profile.String(),
+		"--headless", "--norestore", "--convert-to", filter, "--outdir", out, file)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, output)
+	}
+	return out
 }
 
 func TestLibreOfficeReadsTheWorkbook(t *testing.T) {
@@ -144,5 +152,32 @@ func TestLibreOfficeReadsASplitWorkbook(t *testing.T) {
 			all = append(all, rows[1:]...)
 		}
 		compareTable(t, tc.tab.Name, tc.tab.Columns, records, all)
+	}
+}
+
+func TestLibreOfficeImportsTheChart(t *testing.T) {
+	book := filepath.Join(t.TempDir(), "lesson.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, lessonSet(t), 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Saved as OpenDocument, the chart LibreOffice read is an object of
+	// its own, with the ranges it plots.
+	ods := filepath.Join(soffice(t, "ods", book), "lesson.ods")
+	data, err := os.ReadFile(ods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := zipEntry(t, data, "Object 1/content.xml")
+	for _, want := range []string{
+		`chart:class="chart:line"`,
+		`table:cell-range-address="probability.B4:probability.G4"`,
+		`chart:values-cell-range-address="probability.B5:probability.G5"`,
+		`chart:label-cell-address="probability.A5:probability.A5"`,
+		`chart:values-cell-range-address="probability.B8:probability.G8"`,
+		`chart:label-cell-address="probability.A8:probability.A8"`,
+	} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("LibreOffice's chart lacks %s", want)
+		}
 	}
 }

@@ -1,0 +1,56 @@
+package results
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFitBlocks(t *testing.T) {
+	block := func(rows int, marked ...[2]int) Block {
+		b := Block{Columns: []Column{{Name: "p", Kind: Float}}, Marked: marked}
+		for range rows {
+			b.Rows = append(b.Rows, []Value{FloatValue(0.5)})
+		}
+		return b
+	}
+	tests := []struct {
+		name       string
+		blocks     []Block
+		last       int
+		wantRows   []int
+		wantStarts []int
+		wantMarked int
+		wantNote   string
+	}{
+		{"all fit", []Block{block(4, [2]int{3, 0}), block(2)}, 100, []int{4, 2}, []int{3, 10}, 1, ""},
+		{"exactly", []Block{block(4)}, 8, []int{4}, []int{3}, 0, ""},
+		{"last block cut", []Block{block(4), block(5, [2]int{1, 0}, [2]int{4, 0})}, 14, []int{4, 3}, []int{3, 10}, 1, "Only 7 of this view's 9 rows"},
+		{"no room for a block", []Block{block(4), block(5)}, 11, []int{4}, []int{3}, 0, "Only 4 of this view's 9 rows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fitted, starts, note := fitBlocks(tt.blocks, tt.last)
+			var rows []int
+			marked := 0
+			for _, b := range fitted {
+				rows = append(rows, len(b.Rows))
+				marked += len(b.Marked)
+			}
+			if !slices.Equal(rows, tt.wantRows) || !slices.Equal(starts, tt.wantStarts) {
+				t.Errorf("blocks of %v rows from rows %v, want %v from %v", rows, starts, tt.wantRows, tt.wantStarts)
+			}
+			if n := len(fitted); n > 0 {
+				if end := starts[n-1] + 1 + rows[n-1]; end > tt.last {
+					t.Errorf("the last block ends on row %d, after the sheet's last row %d", end, tt.last)
+				}
+			}
+			if marked != tt.wantMarked {
+				t.Errorf("%d marked cells kept, want %d", marked, tt.wantMarked)
+			}
+			if (tt.wantNote == "") != (note == "") || !strings.HasPrefix(note, tt.wantNote) {
+				t.Errorf("note %q, want one starting %q", note, tt.wantNote)
+			}
+		})
+	}
+}
