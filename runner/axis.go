@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -77,7 +76,7 @@ func (c *checker) values(d *keyDef, n *yaml.Node, fr frame) (parsed, bool) {
 		}
 		v.Where = []valueAt{}
 		for i, item := range n.Content {
-			c.one(d, item, fmt.Sprintf("[%d]", i), fr, &v)
+			c.one(d, item, "["+strconv.Itoa(i)+"]", fr, &v)
 		}
 		c.unique(d, &v)
 	case d.All && isWord(n, "all"):

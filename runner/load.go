@@ -126,7 +126,7 @@ func (l *loader) readFile(data []byte) {
 			continue
 		}
 		firsts[d.Name] = k
-		layer[d.Name] = l.newSetting(d.Name, kp, v)
+		layer[d.Name] = l.newSetting(d.Name, kp, v).ID
 	}
 	l.load(layer)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -22,15 +23,28 @@ func (c *checker) fail(n *yaml.Node, suffix, format string, args ...any) {
 	c.errs = append(c.errs, c.p.errorAt(n, suffix, format, args...))
 }
 
-var (
-	// decimalInt is the only spelling of a whole number: YAML's 0x10,
-	// 0o17, 1_000 and the octal 017 are refused rather than guessed at.
-	decimalInt = regexp.MustCompile(`^[-+]?(0|[1-9][0-9]*)$`)
-	// leadingZero is a whole number that YAML 1.1 reads as octal.
-	leadingZero = regexp.MustCompile(`^[-+]?0[0-9]+$`)
-	// numericText is anything that reads as a number once unquoted.
-	numericText = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-)
+// numericText is anything that reads as a number once unquoted.
+var numericText = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// isDecimal reports whether s is the one spelling of a whole number this
+// loader accepts: an optional sign and decimal digits, without leading
+// zeros. YAML's 0x10, 0o17, 1_000 and the octal 017 are refused rather
+// than guessed at.
+func isDecimal(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" || (digits[0] == '0' && len(digits) > 1) {
+		return false
+	}
+	return strings.Trim(digits, "0123456789") == ""
+}
+
+// hasLeadingZero reports whether s is a whole number with a leading zero,
+// which YAML 1.1 reads as octal.
+func hasLeadingZero(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	return len(s)-len(digits) <= 1 && len(digits) > 1 && digits[0] == '0' &&
+		strings.Trim(digits, "0123456789") == ""
+}
 
 // scalar checks that n is a scalar that is not null, and reports otherwise.
 func (c *checker) scalar(n *yaml.Node, suffix, noun, want string) bool {
@@ -62,11 +76,11 @@ func (c *checker) wholeNumber(n *yaml.Node, suffix, noun, want string) (int64, b
 	}
 	switch n.ShortTag() {
 	case "!!int":
-		if leadingZero.MatchString(n.Value) {
+		if hasLeadingZero(n.Value) {
 			c.fail(n, suffix, "%s has a leading zero, which YAML reads as octal (want %s, in decimal)", shown(n), want)
 			return 0, false
 		}
-		if !decimalInt.MatchString(n.Value) {
+		if !isDecimal(n.Value) {
 			c.fail(n, suffix, "%s is not a decimal number (want %s)", shown(n), want)
 			return 0, false
 		}
@@ -77,7 +91,7 @@ func (c *checker) wholeNumber(n *yaml.Node, suffix, noun, want string) (int64, b
 		}
 		return v, true
 	case "!!float":
-		if decimalInt.MatchString(n.Value) {
+		if isDecimal(n.Value) {
 			c.fail(n, suffix, "%s does not fit in 64 bits (want %s)", shown(n), want)
 			return 0, false
 		}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -283,5 +284,41 @@ func TestLoadAll(t *testing.T) {
 	want = a2 + ": name: a is also the name of " + a + " (want one experiment per name, each writes OUT/<name>)"
 	if err == nil || err.Error() != want {
 		t.Errorf("LoadAll(a, a2) = %v\nwant %s", err, want)
+	}
+}
+
+// BenchmarkLoadLongList loads a list of 100,000 seeds: the cost must grow
+// with the file, not with copies of it.
+func BenchmarkLoadLongList(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("name: x\nseeds: [")
+	for i := range 100_000 {
+		fmt.Fprintf(&src, "%d, ", i)
+	}
+	src.WriteString("100000]\n")
+	data := []byte(src.String())
+	for b.Loop() {
+		if _, err := LoadBytes("x.yaml", data, Overrides{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestIsDecimal(t *testing.T) {
+	tests := []struct {
+		s              string
+		decimal, octal bool
+	}{
+		{"0", true, false}, {"7", true, false}, {"-12", true, false}, {"+3", true, false},
+		{"017", false, true}, {"-00", false, true}, {"0x10", false, false}, {"1_000", false, false},
+		{"", false, false}, {"-", false, false}, {"+-1", false, false}, {"1e3", false, false},
+	}
+	for _, tt := range tests {
+		if got := isDecimal(tt.s); got != tt.decimal {
+			t.Errorf("isDecimal(%q) = %v, want %v", tt.s, got, tt.decimal)
+		}
+		if got := hasLeadingZero(tt.s); got != tt.octal {
+			t.Errorf("hasLeadingZero(%q) = %v, want %v", tt.s, got, tt.octal)
+		}
 	}
 }

@@ -33,9 +33,7 @@ func (p place) errorAt(n *yaml.Node, suffix, format string, args ...any) *Error 
 	return e
 }
 
-// valueAt names one value: its node and its path below the key. Its fields are
-// exported because koanf deep-copies what it holds, and a copy keeps only
-// exported fields.
+// valueAt names one value: its node and its path below the key.
 type valueAt struct {
 	Node   *yaml.Node
 	Suffix string
@@ -153,7 +151,7 @@ func checkPlain(n *yaml.Node, suffix string, p place) ErrorList {
 		switch n.Kind {
 		case yaml.SequenceNode:
 			for i, c := range n.Content {
-				walk(c, fmt.Sprintf("%s[%d]", suffix, i))
+				walk(c, suffix+"["+strconv.Itoa(i)+"]")
 			}
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {

@@ -49,7 +49,7 @@ func (l *loader) readEnv(env []string) {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestEnv(rest)))
 			continue
 		}
-		layer[d.Name] = l.override(d, p, value)
+		layer[d.Name] = l.override(d, p, value).ID
 	}
 	l.load(layer)
 }
@@ -71,7 +71,7 @@ func (l *loader) readSets(sets []string) {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestKey(key)))
 			continue
 		}
-		layer[d.Name] = l.override(d, p, value)
+		layer[d.Name] = l.override(d, p, value).ID
 	}
 	l.load(layer)
 }
