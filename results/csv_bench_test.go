@@ -85,9 +85,10 @@ func BenchmarkWriteGridCSV(b *testing.B) {
 }
 
 // TestWriteCSVReusesOnlyEqualText checks the shortcuts of WriteCSV against
-// the plain way, one Value.String per cell: a number equal to the one above
-// reuses its text, but 0 and -0, an integer and a float of the same bits,
-// and a number after a text cell in the same column are written anew.
+// the plain way, one Value.String per cell: a number its column held
+// lately reuses its text, but 0 and -0, and an integer and a float of the
+// same bits (which share a slot), are written anew, and a text cell in a
+// column of numbers is passed as it is.
 func TestWriteCSVReusesOnlyEqualText(t *testing.T) {
 	negZero, third := math.Copysign(0, -1), 1.0/3
 	rows := [][]Value{
