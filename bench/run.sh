@@ -34,6 +34,10 @@ for j in 1 2; do
 done
 (cd "$out" && sha256sum j1/scale/*.csv j2/scale/*.csv)
 
+echo '== Memory does not grow with subscribers: the scale experiment with ten million'
+/usr/bin/time -v "$bin" run -q --format csv -o "$out/n10m" --set subscribers=10000000 experiments/scale.yaml 2>&1 >/dev/null |
+	grep -E 'Elapsed|Maximum resident'
+
 echo '== The lesson at 5,000 subscribers: its Python against ckptlab'
 hyperfine --warmup 1 --runs 10 \
 	'python3 bench/lesson.py 5000' \
