@@ -52,7 +52,7 @@ func (d Difference) String() string {
 	case d.Missing:
 		fmt.Fprintf(&b, "%s: missing", d.File)
 	case len(d.Lines) > 0:
-		fmt.Fprintf(&b, "%s: %d %s differ", d.File, d.Count, plural(d.Count, "line", "lines"))
+		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
 		for _, l := range d.Lines {
 			fmt.Fprintf(&b, "\n  line %d:\n    want %s\n    got  %s", l.Line, shownLine(l.Want, l.WantEOF), shownLine(l.Got, l.GotEOF))
 		}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mainEnv, set in the environment, makes TestHelperMain run ckptlab with
+// the arguments after "--": the test binary becomes the command, so a test
+// can signal a real process without building one.
+const mainEnv = "GO_TEST_RUN_CKPTLAB_MAIN" // not CKPTLAB_..., which the loader reads as a key
+
+func TestHelperMain(t *testing.T) {
+	if os.Getenv(mainEnv) != "1" {
+		t.Skip("runs only as a subprocess of TestInterruptedRun")
+	}
+	args := os.Args
+	for i, a := range args {
+		if a == "--" {
+			args = args[i+1:]
+			break
+		}
+	}
+	os.Exit(Main(args, os.Stdout, os.Stderr))
+}
+
+// largeRun is a run whose files take a while to write: 60,006 grid rows
+// from 20,000 subscribers, in every format.
+var largeRun = []string{"--format", "csv,xlsx,md",
+	"--set", "subscribers=20000", "--set", "probabilities={from: 0, to: 1, step: 0.0001}", lessonFile}
+
+// isTemporary reports whether a name in an output folder is a write's
+// temporary file or scratch folder.
+func isTemporary(name string) bool {
+	return strings.HasPrefix(name, ".") && (strings.Contains(name, ".tmp-") || strings.HasPrefix(name, ".ckptlab-xlsx-"))
+}
+
+// TestInterruptedRun writes the lesson's results, then starts a run with a
+// large grid into the same folder and stops it while it writes: with
+// SIGKILL, SIGINT or SIGTERM, as soon as its first temporary file appears
+// or a little later. The previous files must stay byte for byte as they
+// were, and no file at a final name may be anything else. SIGINT and
+// SIGTERM must also leave no temporary file and exit 130.
+func TestInterruptedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts several runs of a large grid")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
+		for _, delay := range []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond} {
+			t.Run(sig.String()+" after "+delay.String(), func(t *testing.T) {
+				out := t.TempDir()
+				var stdout, stderr bytes.Buffer
+				if code := Main([]string{"run", "-o", out, "--format", "csv,xlsx,md", lessonFile}, &stdout, &stderr); code != 0 {
+					t.Fatalf("run exited %d: %s", code, stderr.String())
+				}
+				folder := filepath.Join(out, "lesson")
+				before := map[string][]byte{}
+				for _, name := range []string{"grid.csv", "failures.csv", "lesson.xlsx", "lesson.md"} {
+					before[name], err = os.ReadFile(filepath.Join(folder, name))
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+
+				cmd := exec.Command(exe, append([]string{"-test.run=^TestHelperMain$", "--", "run", "-o", out}, largeRun...)...)
+				cmd.Env = append(os.Environ(), mainEnv+"=1")
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				stdout.Reset()
+				stderr.Reset()
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				exited := make(chan error, 1)
+				go func() { exited <- cmd.Wait() }()
+				if !waitForTemporary(folder, exited) {
+					t.Fatalf("the run ended before any temporary file appeared in %s; stderr: %s", folder, stderr.String())
+				}
+				time.Sleep(delay)
+				if err := cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				err := <-exited
+
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) {
+					t.Fatalf("the run ended with %v, want it stopped by %v (it finished before the signal?); stderr: %s", err, sig, stderr.String())
+				}
+				status := exit.Sys().(syscall.WaitStatus)
+				if sig == syscall.SIGKILL {
+					if !status.Signaled() || status.Signal() != syscall.SIGKILL {
+						t.Errorf("the run ended with %v, want killed", err)
+					}
+				} else if status.ExitStatus() != exitInterrupted {
+					t.Errorf("the run exited %v, want %d; stderr: %s", err, exitInterrupted, stderr.String())
+				}
+
+				entries, err := os.ReadDir(folder)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					name := e.Name()
+					if isTemporary(name) {
+						if sig != syscall.SIGKILL {
+							t.Errorf("%s left %s behind", sig, name)
+						} else {
+							t.Logf("SIGKILL left %s behind, as it may: no process can clean up after it", name)
+						}
+						continue
+					}
+					want, ok := before[name]
+					if !ok {
+						t.Errorf("%s appeared at a final name", name)
+						continue
+					}
+					got, err := os.ReadFile(filepath.Join(folder, name))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s changed: %d bytes, was %d", name, len(got), len(want))
+					}
+					delete(before, name)
+				}
+				for name := range before {
+					t.Errorf("%s is gone", name)
+				}
+			})
+		}
+	}
+}
+
+// waitForTemporary waits until a temporary file or scratch folder appears
+// in folder and reports whether one did before the process ended.
+func waitForTemporary(folder string, exited chan error) bool {
+	for {
+		entries, _ := os.ReadDir(folder)
+		for _, e := range entries {
+			if isTemporary(e.Name()) {
+				return true
+			}
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			return false
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
