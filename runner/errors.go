@@ -59,14 +59,6 @@ func (l ErrorList) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 // sortErrors orders the errors of one file by position; errors of
 // overrides, which have none, follow in the order they were found.
 func sortErrors(l ErrorList) {
