@@ -31,10 +31,10 @@ func TestHelperMain(t *testing.T) {
 	os.Exit(Main(args, os.Stdout, os.Stderr))
 }
 
-// largeRun is a run whose files take a while to write: 60,006 grid rows
+// largeRun is a run whose files take seconds to write: 300,006 grid rows
 // from 20,000 subscribers, in every format.
 var largeRun = []string{"--format", "csv,xlsx,md",
-	"--set", "subscribers=20000", "--set", "probabilities={from: 0, to: 1, step: 0.0001}", lessonFile}
+	"--set", "subscribers=20000", "--set", "probabilities={from: 0, to: 1, step: 0.00002}", lessonFile}
 
 // isTemporary reports whether a name in an output folder is a write's
 // temporary file or scratch folder.
@@ -44,10 +44,11 @@ func isTemporary(name string) bool {
 
 // TestInterruptedRun writes the lesson's results, then starts a run with a
 // large grid into the same folder and stops it while it writes: with
-// SIGKILL, SIGINT or SIGTERM, as soon as its first temporary file appears
-// or a little later. The previous files must stay byte for byte as they
-// were, and no file at a final name may be anything else. SIGINT and
-// SIGTERM must also leave no temporary file and exit 130.
+// SIGKILL, SIGINT or SIGTERM, while it writes grid.csv, while it builds the
+// workbook's sheets, and while it assembles the workbook's archive. The
+// previous files must stay byte for byte as they were, and no file at a
+// final name may be anything else. SIGINT and SIGTERM must also leave no
+// temporary file and exit 130.
 func TestInterruptedRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts several runs of a large grid")
@@ -56,9 +57,22 @@ func TestInterruptedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// phases are the moments to stop the run at, each known by the
+	// temporary file it makes.
+	phases := []struct {
+		name  string
+		until func(folder string) bool
+	}{
+		{"writing grid.csv", func(folder string) bool { return globs(folder, ".grid.csv.tmp-*") }},
+		{"building the workbook", func(folder string) bool { return globs(folder, ".ckptlab-xlsx-*") }},
+		{"assembling the workbook", func(folder string) bool { return globs(folder, ".ckptlab-xlsx-*", "workbook.zip") }},
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
-		for _, delay := range []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond} {
-			t.Run(sig.String()+" after "+delay.String(), func(t *testing.T) {
+		for i, phase := range phases {
+			if sig == syscall.SIGTERM && i > 0 {
+				break // SIGTERM takes SIGINT's path; once is enough
+			}
+			t.Run(sig.String()+" while "+phase.name, func(t *testing.T) {
 				out := t.TempDir()
 				var stdout, stderr bytes.Buffer
 				if code := Main([]string{"run", "-o", out, "--format", "csv,xlsx,md", lessonFile}, &stdout, &stderr); code != 0 {
@@ -83,10 +97,9 @@ func TestInterruptedRun(t *testing.T) {
 				}
 				exited := make(chan error, 1)
 				go func() { exited <- cmd.Wait() }()
-				if !waitForTemporary(folder, exited) {
-					t.Fatalf("the run ended before any temporary file appeared in %s; stderr: %s", folder, stderr.String())
+				if !waitFor(func() bool { return phase.until(folder) }, exited) {
+					t.Fatalf("the run ended before it was %s; stderr: %s", phase.name, stderr.String())
 				}
-				time.Sleep(delay)
 				if err := cmd.Process.Signal(sig); err != nil {
 					t.Fatal(err)
 				}
@@ -101,8 +114,8 @@ func TestInterruptedRun(t *testing.T) {
 					if !status.Signaled() || status.Signal() != syscall.SIGKILL {
 						t.Errorf("the run ended with %v, want killed", err)
 					}
-				} else if status.ExitStatus() != exitInterrupted {
-					t.Errorf("the run exited %v, want %d; stderr: %s", err, exitInterrupted, stderr.String())
+				} else if status.ExitStatus() != exitInterrupted || !strings.Contains(stderr.String(), "ckptlab run: stopped by ") {
+					t.Errorf("the run exited %v, want %d and a message; stderr: %s", err, exitInterrupted, stderr.String())
 				}
 
 				entries, err := os.ReadDir(folder)
@@ -141,21 +154,23 @@ func TestInterruptedRun(t *testing.T) {
 	}
 }
 
-// waitForTemporary waits until a temporary file or scratch folder appears
-// in folder and reports whether one did before the process ended.
-func waitForTemporary(folder string, exited chan error) bool {
-	for {
-		entries, _ := os.ReadDir(folder)
-		for _, e := range entries {
-			if isTemporary(e.Name()) {
-				return true
-			}
-		}
+// waitFor polls until ready and reports whether it became true before the
+// process ended.
+func waitFor(ready func() bool, exited chan error) bool {
+	for !ready() {
 		select {
 		case err := <-exited:
 			exited <- err
 			return false
-		case <-time.After(2 * time.Millisecond):
+		case <-time.After(time.Millisecond):
 		}
 	}
+	return true
+}
+
+// globs reports whether a path matching the patterns, one per level below
+// folder, exists.
+func globs(folder string, patterns ...string) bool {
+	matches, _ := filepath.Glob(filepath.Join(append([]string{folder}, patterns...)...))
+	return len(matches) > 0
 }
