@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/big"
 
 	"gopkg.in/yaml.v3"
 )
@@ -158,8 +159,9 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	count := int(k) + 1
 	lo, hi := min(a, b), max(a, b)
 	v := parsed{Floats: make([]float64, count), From: valueAt{r.from, ".from"}, To: valueAt{r.to, ".to"}}
+	exact := exactRange(r)
 	for i := range count {
-		v.Floats[i] = min(max(a+float64(i)*step, lo), hi)
+		v.Floats[i] = min(max(exact(i, a, step), lo), hi)
 	}
 	if hit {
 		v.Floats[count-1] = b
@@ -172,6 +174,34 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	}
 	return v
 }
+
+// exactRange returns the function that computes value i of a float range,
+// from + i*step. Where from and step are written as decimals it computes in
+// exact rational arithmetic and rounds once, so that 0 to 1 by 0.05 gives
+// 0.15 and not 3*0.05 = 0.15000000000000002: the values a reader wrote are
+// the values the tables show. Otherwise it computes in float64.
+func exactRange(r rangeEnds) func(i int, from, step float64) float64 {
+	var from, step big.Rat
+	if _, ok := from.SetString(r.from.Value); !ok {
+		return floatAt
+	}
+	step.SetInt64(1)
+	if r.step != nil {
+		if _, ok := step.SetString(r.step.Value); !ok {
+			return floatAt
+		}
+	}
+	return func(i int, _, _ float64) float64 {
+		var v big.Rat
+		v.SetInt64(int64(i))
+		v.Mul(&v, &step)
+		v.Add(&v, &from)
+		f, _ := v.Float64()
+		return f
+	}
+}
+
+func floatAt(i int, from, step float64) float64 { return from + float64(i)*step }
 
 // wrongWay reports a range whose step leads away from its end.
 func (c *checker) wrongWay(n *yaml.Node, r rangeEnds, a, b, step string) {

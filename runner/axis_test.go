@@ -2,6 +2,8 @@ package runner
 
 import (
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"ckptlab/model"
@@ -52,41 +54,44 @@ func TestSeedRange(t *testing.T) {
 }
 
 // TestProbabilitySweep checks the range 0 to 1 by 0.05: 21 values, each
-// from + i*step computed afresh, the last exactly 1.
+// from + i*step computed exactly and rounded once, so that every value is the
+// float64 nearest its decimal (0.15, not 3*0.05 = 0.15000000000000002), and
+// the last exactly 1.
 func TestProbabilitySweep(t *testing.T) {
 	e := load(t, "name: x\nprobabilities: {from: 0, to: 1, step: 0.05}\n")
 	if len(e.Probabilities) != 21 {
 		t.Fatalf("got %d values, want 21: %v", len(e.Probabilities), e.Probabilities)
 	}
-	step := 0.05
-	for i, p := range e.Probabilities[:20] {
-		if want := 0 + float64(i)*step; p != want {
+	for i, p := range e.Probabilities {
+		// 5i/100: both exact, so the quotient is the float64 nearest to i*0.05.
+		if want := float64(5*i) / 100; p != want {
 			t.Errorf("value %d = %v, want %v", i, p, want)
 		}
 	}
-	if last := e.Probabilities[20]; last != 1 {
-		t.Errorf("last value = %v, want exactly 1", last)
+	if got := strconv.FormatFloat(e.Probabilities[3], 'f', -1, 64); got != "0.15" {
+		t.Errorf("value 3 is written %s, want 0.15", got)
 	}
-	// Adding the step again and again would drift: the 21st sum is not 1.
-	sum := 0.0
-	for range 20 {
-		sum += step
-	}
-	if sum == 1 {
-		t.Log("repeated addition happens not to drift here")
+}
+
+// TestFloatRangeNotDecimal checks a range whose ends YAML reads as numbers
+// but not as plain decimals still computes from + i*step.
+func TestFloatRangeWrittenInExponent(t *testing.T) {
+	e := load(t, "name: x\nprobabilities: {from: 0, to: 1e-1, step: 5e-2}\n")
+	if want := []float64{0, 0.05, 0.1}; !slices.Equal(e.Probabilities, want) {
+		t.Errorf("probabilities = %v, want %v", e.Probabilities, want)
 	}
 }
 
 func TestFloatRanges(t *testing.T) {
-	step := 0.3 // a variable: the constant 3 * 0.3 is exact, the float64 product is not
 	tests := []struct {
 		axis string
 		want []float64
 	}{
-		// not hit: the last value stays below to
-		{"{from: 0, to: 1, step: 0.3}", []float64{0, step, 2 * step, 3 * step}}, // 3*step is 0.8999999999999999
+		// not hit: the last value stays below to; values are exact decimals,
+		// 0.9 and not the float64 product 3*0.3 = 0.8999999999999999
+		{"{from: 0, to: 1, step: 0.3}", []float64{0, 0.3, 0.6, 0.9}},
 		// (0.3-0.1)/0.1 is 1.9999999999999998: hit within the tolerance
-		{"{from: 0.1, to: 0.3, step: 0.1}", []float64{0.1, 0.1 + 1*0.1, 0.3}},
+		{"{from: 0.1, to: 0.3, step: 0.1}", []float64{0.1, 0.2, 0.3}},
 		{"{from: 1, to: 0, step: -0.25}", []float64{1, 0.75, 0.5, 0.25, 0}},
 		{"{from: 0.5, to: 0.5}", []float64{0.5}},
 		{"{from: 0, to: 1}", []float64{0, 1}},
