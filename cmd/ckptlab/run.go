@@ -3,9 +3,125 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ckptlab/results"
+	"ckptlab/runner"
 )
 
+const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [--max-points N] [--check] FILE..."
+
+// runFlags are the flags of run.
+type runFlags struct {
+	out       string
+	sets      stringList
+	format    string
+	jobs      int
+	maxPoints int64
+	quiet     bool
+	check     bool
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "ckptlab run: not built yet")
-	return exitFailed
+	var f runFlags
+	fs := newFlagSet("run", runSynopsis, stderr)
+	fs.StringVar(&f.out, "o", "out", "write results into `OUT`/<name>/")
+	fs.Var(&f.sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
+	fs.StringVar(&f.format, "format", "csv,xlsx", "comma-separated output `formats`: csv, xlsx, md")
+	fs.IntVar(&f.jobs, "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
+	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
+	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	fs.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
+	files, code, done := parseFlags(fs, args)
+	if done {
+		return code
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "ckptlab run: no experiment file given\n")
+		fs.Usage()
+		return exitBadUser
+	}
+	formats, err := parseFormats(f.format)
+	if err != nil {
+		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
+		return exitBadUser
+	}
+	if f.jobs < 0 {
+		fmt.Fprintf(stderr, "ckptlab run: -j %d is not a number of jobs (want >= 1)\n", f.jobs)
+		return exitBadUser
+	}
+
+	exps, err := runner.LoadAll(files, runner.OverridesFromEnv(f.sets))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadUser
+	}
+	for _, e := range exps {
+		if n := e.GridRows(); n > f.maxPoints {
+			fmt.Fprintf(stderr, "%s: the grid has %d points, more than --max-points %d; raise the limit with --max-points %d to run it\n",
+				e.File, n, f.maxPoints, n)
+			return exitBadUser
+		}
+	}
+
+	ctx, stop := interruptContext()
+	defer stop()
+	var checked, differ int
+	for _, e := range exps {
+		report, finish := newProgress(stderr, f.quiet)
+		res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
+		finish()
+		if err != nil && ctx.Err() != nil {
+			return interrupted(ctx, stderr)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
+			return exitFailed
+		}
+		set := withRowsProgress(res.Set(), e.GridRows(), stderr, f.quiet)
+		if f.check {
+			n, d, err := checkSet(ctx, set, f.out, formats, stdout)
+			if err != nil && ctx.Err() != nil {
+				return interrupted(ctx, stderr)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
+				return exitFailed
+			}
+			checked, differ = checked+n, differ+d
+			continue
+		}
+		if err := set.WriteContext(ctx, f.out, formats); err != nil {
+			if ctx.Err() != nil {
+				return interrupted(ctx, stderr)
+			}
+			fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
+			return exitFailed
+		}
+		for _, name := range results.Files(e.Name, formats) {
+			fmt.Fprintln(stdout, filepath.Join(f.out, e.Name, name))
+		}
+	}
+	if f.check {
+		return reportCheck(checked, differ, stdout)
+	}
+	return exitOK
+}
+
+// parseFormats reads the --format list.
+func parseFormats(s string) ([]string, error) {
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(known, f) {
+			return nil, fmt.Errorf("--format: %q is not a format (want a list of csv, xlsx, md)", f)
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
