@@ -19,7 +19,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("plan", planSynopsis, stderr)
 	fs.StringVar(&out, "o", "out", "a run would write results into `OUT`/<name>/")
 	fs.Var(&sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
-	fs.StringVar(&format, "format", "csv", "comma-separated output `formats`: csv, xlsx, md")
+	fs.StringVar(&format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
 	files, code, done := parseFlags(fs, args)
 	if done {
 		return code

@@ -11,7 +11,10 @@ import (
 	"ckptlab/runner"
 )
 
-const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [--max-points N] [--check] FILE..."
+const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--check] FILE..."
+
+// defaultFormats are the formats run writes, and plan lists, without --format.
+const defaultFormats = "csv,xlsx"
 
 // runFlags are the flags of run.
 type runFlags struct {
@@ -29,7 +32,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", runSynopsis, stderr)
 	fs.StringVar(&f.out, "o", "out", "write results into `OUT`/<name>/")
 	fs.Var(&f.sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
-	fs.StringVar(&f.format, "format", "csv,xlsx", "comma-separated output `formats`: csv, xlsx, md")
+	fs.StringVar(&f.format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
 	fs.IntVar(&f.jobs, "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
 	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
 	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
