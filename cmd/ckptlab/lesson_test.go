@@ -8,63 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// The lesson's printed tables, typed once from the lesson's text
-// (shared/seed, "State in Stream Engines"): the independent truth that
-// experiments/lesson.yaml, run through the real command, must reproduce.
-var (
-	lessonIntervals = []string{"none", "6", "4", "3", "2", "1"}
-
-	// stream job 2200 rows, failure 2026-09: interval, checkpoints, recomputed rows.
-	lessonRecovery = [][3]string{
-		{"none", "0", "1600"},
-		{"6", "2", "400"},
-		{"3", "4", "400"},
-		{"1", "12", "0"},
-	}
-
-	// failure × interval (None, 6, 4, 3, 2, 1).
-	lessonMatrix = map[string][6]int{
-		"2026-02": {200, 200, 200, 200, 200, 0},
-		"2026-03": {400, 400, 400, 400, 0, 0},
-		"2026-04": {600, 600, 600, 0, 200, 0},
-		"2026-05": {800, 800, 0, 200, 0, 0},
-		"2026-06": {1000, 1000, 200, 400, 200, 0},
-		"2026-07": {1200, 0, 400, 0, 0, 0},
-		"2026-08": {1400, 200, 600, 200, 200, 0},
-		"2026-09": {1600, 400, 0, 400, 0, 0},
-		"2026-10": {1800, 600, 200, 0, 200, 0},
-		"2026-11": {2000, 800, 400, 200, 0, 0},
-		"2026-12": {2200, 1000, 600, 400, 200, 0},
-	}
-
-	// interval, checkpoints, certain cost, worst, worst total, average, average total.
-	lessonCost = [][7]string{
-		{"none", "0", "0", "2200", "2200", "1200.0", "1200.0"},
-		{"6", "2", "400", "1000", "1400", "545.5", "945.5"},
-		{"4", "3", "600", "600", "1200", "327.3", "927.3"},
-		{"3", "4", "800", "400", "1200", "218.2", "1018.2"},
-		{"2", "6", "1200", "200", "1400", "109.1", "1309.1"},
-		{"1", "12", "2400", "0", "2400", "0.0", "2400.0"},
-	}
-
-	// failure probability, expected totals for None, 6, 4, 3, 2, 1, best.
-	lessonProbability = [][8]string{
-		{"1", "1200.0", "945.5", "927.3", "1018.2", "1309.1", "2400.0", "4"},
-		{"0.75", "900.0", "809.1", "845.5", "963.6", "1281.8", "2400.0", "6"},
-		{"0.5", "600.0", "672.7", "763.6", "909.1", "1254.5", "2400.0", "none"},
-		{"0.25", "300.0", "536.4", "681.8", "854.5", "1227.3", "2400.0", "none"},
-	}
-
-	// interval, whole job from scratch, busiest worker with partitioned
-	// state, exactly-once state.
-	lessonPartition = [][4]string{
-		{"none", "1600", "408", "1600"},
-		{"6", "400", "102", "400"},
-		{"3", "400", "102", "400"},
-		{"1", "0", "0", "0"},
-	}
+	"ckptlab/internal/lessonfigures"
 )
 
 // table is a CSV file read back, with its rows addressable by column name.
@@ -154,10 +99,14 @@ func runLesson(t *testing.T, extra ...string) string {
 	return filepath.Join(out, "lesson")
 }
 
+// TestLessonTables checks every number of the lesson's printed tables
+// (lessonfigures, typed once from the lesson) against grid.csv and
+// failures.csv of experiments/lesson.yaml run through the command.
 func TestLessonTables(t *testing.T) {
 	dir := runLesson(t)
 	grid := readTable(t, filepath.Join(dir, "grid.csv"))
 	failures := readTable(t, filepath.Join(dir, "failures.csv"))
+	canon := lessonfigures.Canon
 
 	if n := len(grid.rows); n != 4*6 {
 		t.Errorf("grid has %d rows, want 24 (4 probabilities × 6 intervals)", n)
@@ -166,78 +115,72 @@ func TestLessonTables(t *testing.T) {
 		t.Errorf("failures has %d rows, want 66 (11 failures × 6 intervals)", n)
 	}
 	for _, r := range grid.rows {
-		if got := grid.get(t, r, "rows"); got != "2200" {
-			t.Errorf("rows = %s, want 2200 (stream job 2200 rows)", got)
+		if got := grid.get(t, r, "rows"); got != lessonfigures.StreamRows {
+			t.Errorf("rows = %s, want %s", got, lessonfigures.StreamRows)
+		}
+	}
+	// compare checks one printed row against the same cells read back.
+	compare := func(t *testing.T, want []string, got ...string) {
+		t.Helper()
+		for i := range want {
+			if canon(want[i]) != got[i] {
+				t.Errorf("row %q: read back %q", want, got)
+				return
+			}
 		}
 	}
 
 	t.Run("recovery", func(t *testing.T) {
-		for _, want := range lessonRecovery {
-			r := grid.one(t, "interval", want[0], "probability", "1")
-			got := [3]string{want[0], grid.get(t, r, "checkpoints"), grid.get(t, r, "recomputed")}
-			if got != want {
-				t.Errorf("recovery at 2026-09 = %v, want %v", got, want)
-			}
+		for _, want := range lessonfigures.Recovery[1:] {
+			r := grid.one(t, "interval", canon(want[0]), "probability", "1")
+			compare(t, want, canon(want[0]), grid.get(t, r, "checkpoints"), grid.get(t, r, "recomputed"))
 		}
 	})
 	t.Run("matrix", func(t *testing.T) {
-		if len(lessonMatrix) != 11 {
-			t.Fatalf("the lesson's matrix has 11 failures, typed %d", len(lessonMatrix))
-		}
-		for failure, want := range lessonMatrix {
-			for i, k := range lessonIntervals {
-				r := failures.one(t, "failure_period", failure, "interval", k)
-				if got := failures.get(t, r, "recomputed"); got != strconv.Itoa(want[i]) {
-					t.Errorf("failure %s, interval %s: recomputed %s, want %d", failure, k, got, want[i])
-				}
+		header := lessonfigures.Matrix[0]
+		for _, want := range lessonfigures.Matrix[1:] {
+			got := []string{want[0]}
+			for _, k := range header[1:] {
+				r := failures.one(t, "failure_period", want[0], "interval", canon(k))
+				got = append(got, failures.get(t, r, "recomputed"))
 			}
+			compare(t, want, got...)
 		}
 	})
 	t.Run("cost", func(t *testing.T) {
-		for _, want := range lessonCost {
-			r := grid.one(t, "interval", want[0], "probability", "1")
-			got := [7]string{want[0],
+		for _, want := range lessonfigures.Cost[1:] {
+			r := grid.one(t, "interval", canon(want[0]), "probability", "1")
+			compare(t, want, canon(want[0]),
 				grid.get(t, r, "checkpoints"), grid.get(t, r, "certain_cost"),
 				grid.get(t, r, "worst"), grid.get(t, r, "worst_total"),
-				grid.rounded(t, r, "average"), grid.rounded(t, r, "average_total")}
-			if got != want {
-				t.Errorf("cost = %v, want %v", got, want)
-			}
+				grid.rounded(t, r, "average"), grid.rounded(t, r, "average_total"))
 		}
 	})
 	t.Run("probability", func(t *testing.T) {
-		for _, want := range lessonProbability {
-			var got [8]string
-			got[0] = want[0]
+		header := lessonfigures.Probability[0]
+		for _, want := range lessonfigures.Probability[1:] {
+			p := canon(want[0])
+			got := []string{p}
 			var best []string
-			for i, k := range lessonIntervals {
-				r := grid.one(t, "interval", k, "probability", want[0])
-				got[1+i] = grid.rounded(t, r, "expected_total")
+			for _, k := range header[1 : len(header)-1] {
+				r := grid.one(t, "interval", canon(k), "probability", p)
+				got = append(got, grid.rounded(t, r, "expected_total"))
 				if grid.get(t, r, "best") == "true" {
-					best = append(best, k)
+					best = append(best, canon(k))
 				}
 			}
-			got[7] = strings.Join(best, ",")
-			if got != want {
-				t.Errorf("probability table row = %v, want %v", got, want)
-			}
+			compare(t, want, append(got, strings.Join(best, ","))...)
 		}
 	})
 	t.Run("partition", func(t *testing.T) {
-		for _, want := range lessonPartition {
-			r := grid.one(t, "interval", want[0], "probability", "1")
-			got := [4]string{want[0], grid.get(t, r, "recomputed"),
-				grid.get(t, r, "busiest_worker_recomputed"), grid.get(t, r, "exactly_once_state")}
-			if got != want {
-				t.Errorf("partition = %v, want %v", got, want)
-			}
-			for _, f := range failures.find(t, "interval", want[0], "failure_period", "2026-09") {
-				got := [4]string{want[0], failures.get(t, f, "recomputed"),
-					failures.get(t, f, "busiest_worker_recomputed"), failures.get(t, f, "exactly_once_state")}
-				if got != want {
-					t.Errorf("failures.csv at 2026-09 = %v, want %v", got, want)
-				}
-			}
+		for _, want := range lessonfigures.Partition[1:] {
+			k := canon(want[0])
+			r := grid.one(t, "interval", k, "probability", "1")
+			compare(t, want, k, grid.get(t, r, "recomputed"),
+				grid.get(t, r, "busiest_worker_recomputed"), grid.get(t, r, "exactly_once_state"))
+			f := failures.one(t, "interval", k, "failure_period", "2026-09")
+			compare(t, want, k, failures.get(t, f, "recomputed"),
+				failures.get(t, f, "busiest_worker_recomputed"), failures.get(t, f, "exactly_once_state"))
 		}
 	})
 }
