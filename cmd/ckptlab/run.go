@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -21,6 +22,7 @@ type runFlags struct {
 	out       string
 	sets      stringList
 	format    string
+	formats   []string // format, parsed
 	jobs      int
 	maxPoints int64
 	quiet     bool
@@ -28,34 +30,10 @@ type runFlags struct {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	var f runFlags
-	fs := newFlagSet("run", runSynopsis, stderr)
-	fs.StringVar(&f.out, "o", "out", "write results into `OUT`/<name>/")
-	fs.Var(&f.sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
-	fs.StringVar(&f.format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
-	fs.IntVar(&f.jobs, "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
-	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
-	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
-	fs.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
-	files, code, done := parseFlags(fs, args)
+	f, files, code, done := parseRunFlags(args, stderr)
 	if done {
 		return code
 	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "ckptlab run: no experiment file given\n")
-		fs.Usage()
-		return exitBadUser
-	}
-	formats, err := parseFormats(f.format)
-	if err != nil {
-		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
-		return exitBadUser
-	}
-	if f.jobs < 0 {
-		fmt.Fprintf(stderr, "ckptlab run: -j %d is not a number of jobs (want >= 1)\n", f.jobs)
-		return exitBadUser
-	}
-
 	exps, err := runner.LoadAll(files, runner.OverridesFromEnv(f.sets))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -73,9 +51,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	var checked, differ int
 	for _, e := range exps {
-		report, finish := newProgress(stderr, f.quiet)
-		res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
-		finish()
+		n, d, err := runOne(ctx, e, f, stdout, stderr)
 		if err != nil && ctx.Err() != nil {
 			return interrupted(ctx, stderr)
 		}
@@ -83,34 +59,66 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
 			return exitFailed
 		}
-		set := withRowsProgress(res.Set(), e.GridRows(), stderr, f.quiet)
-		if f.check {
-			n, d, err := checkSet(ctx, set, f.out, formats, stdout)
-			if err != nil && ctx.Err() != nil {
-				return interrupted(ctx, stderr)
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
-				return exitFailed
-			}
-			checked, differ = checked+n, differ+d
-			continue
-		}
-		if err := set.WriteContext(ctx, f.out, formats); err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx, stderr)
-			}
-			fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
-			return exitFailed
-		}
-		for _, name := range results.Files(e.Name, formats) {
-			fmt.Fprintln(stdout, filepath.Join(f.out, e.Name, name))
-		}
+		checked, differ = checked+n, differ+d
 	}
 	if f.check {
 		return reportCheck(checked, differ, stdout)
 	}
 	return exitOK
+}
+
+// parseRunFlags reads run's flags and files. done is set when the command
+// ends here, with code as its exit code.
+func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string, code int, done bool) {
+	fs := newFlagSet("run", runSynopsis, stderr)
+	fs.StringVar(&f.out, "o", "out", "write results into `OUT`/<name>/")
+	fs.Var(&f.sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
+	fs.StringVar(&f.format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
+	fs.IntVar(&f.jobs, "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
+	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
+	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	fs.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
+	files, code, done = parseFlags(fs, args)
+	if done {
+		return f, nil, code, true
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "ckptlab run: no experiment file given\n")
+		fs.Usage()
+		return f, nil, exitBadUser, true
+	}
+	var err error
+	if f.formats, err = parseFormats(f.format); err != nil {
+		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
+		return f, nil, exitBadUser, true
+	}
+	if f.jobs < 0 {
+		fmt.Fprintf(stderr, "ckptlab run: -j %d is not a number of jobs (want >= 1)\n", f.jobs)
+		return f, nil, exitBadUser, true
+	}
+	return f, files, exitOK, false
+}
+
+// runOne evaluates one experiment and writes its files, or with --check
+// compares them, returning how many files it compared and how many differ.
+func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stderr io.Writer) (checked, differ int, err error) {
+	report, finish := newProgress(stderr, f.quiet)
+	res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
+	finish()
+	if err != nil {
+		return 0, 0, err
+	}
+	set := withRowsProgress(res.Set(), e.GridRows(), stderr, f.quiet)
+	if f.check {
+		return checkSet(ctx, set, f.out, f.formats, stdout)
+	}
+	if err := set.WriteContext(ctx, f.out, f.formats); err != nil {
+		return 0, 0, err
+	}
+	for _, name := range results.Files(e.Name, f.formats) {
+		fmt.Fprintln(stdout, filepath.Join(f.out, e.Name, name))
+	}
+	return 0, 0, nil
 }
 
 // parseFormats reads the --format list.
