@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Set is everything a run writes for one experiment.
@@ -43,6 +44,12 @@ const (
 	FormatXLSX = "xlsx"
 	FormatMD   = "md"
 )
+
+// ShowsViews reports whether any of the formats shows the lesson's views:
+// the workbook and the Markdown summary do, the CSV tables do not.
+func ShowsViews(formats []string) bool {
+	return slices.Contains(formats, FormatXLSX) || slices.Contains(formats, FormatMD)
+}
 
 // Files returns the names of the files a set written in the given formats
 // consists of, in the order they are written.

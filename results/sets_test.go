@@ -19,7 +19,7 @@ func lessonSet(t testing.TB) results.Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Set()
+	return res.Set([]string{results.FormatCSV, results.FormatXLSX, results.FormatMD})
 }
 
 // syntheticGrid returns a grid table of n rows with the columns and kinds

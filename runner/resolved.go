@@ -48,14 +48,19 @@ func list[T any](values []T, format func(T) string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// Set returns everything a run writes for the evaluated experiment.
-func (r *Result) Set() results.Set {
-	return results.Set{
+// Set returns everything a run writes for the evaluated experiment in the
+// given formats. The lesson's views are built only when a format shows them:
+// a CSV-only run of a long sweep need not hold them in memory.
+func (r *Result) Set(formats []string) results.Set {
+	set := results.Set{
 		Name:     r.Exp.Name,
 		Grid:     r.GridTable(),
 		Failures: r.FailuresTable(),
-		Views:    r.Views(),
 		Config:   r.Exp.Config(),
 		Version:  Version,
 	}
+	if results.ShowsViews(formats) {
+		set.Views = r.Views()
+	}
+	return set
 }

@@ -54,3 +54,21 @@ func TestViewBlocksPerCombination(t *testing.T) {
 		}
 	}
 }
+
+// TestSetViewsOnlyWhenShown checks that the views are built for the
+// workbook and the Markdown summary, and not for CSV alone.
+func TestSetViewsOnlyWhenShown(t *testing.T) {
+	res := evaluate(t, Lesson("lesson"))
+	for _, tt := range []struct {
+		formats []string
+		views   bool
+	}{
+		{[]string{results.FormatCSV}, false},
+		{[]string{results.FormatCSV, results.FormatXLSX}, true},
+		{[]string{results.FormatMD}, true},
+	} {
+		if got := len(res.Set(tt.formats).Views) > 0; got != tt.views {
+			t.Errorf("Set(%v) has views: %v, want %v", tt.formats, got, tt.views)
+		}
+	}
+}

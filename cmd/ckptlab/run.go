@@ -108,7 +108,7 @@ func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stder
 	if err != nil {
 		return 0, 0, err
 	}
-	set := withRowsProgress(res.Set(), e.GridRows(), stderr, f.quiet)
+	set := withRowsProgress(res.Set(f.formats), e.GridRows(), stderr, f.quiet)
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats, stdout)
 	}
