@@ -184,3 +184,20 @@ func TestLessonTables(t *testing.T) {
 		}
 	})
 }
+
+// TestRunRefusesTooMuchMemory checks that a run whose counts would not fit
+// is refused before any work, with the size and the flag that raises it.
+func TestRunRefusesTooMuchMemory(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-o", out, "--set", "workers={from: 1, to: 100000}", filepath.Join("..", "..", "experiments", "lesson.yaml")}
+	if code := Main(args, &stdout, &stderr); code != exitBadUser {
+		t.Fatalf("run exited %d, want %d; stderr: %s", code, exitBadUser, stderr.String())
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "more than --max-memory 4096") || !strings.Contains(msg, "raise the limit with --max-memory") {
+		t.Errorf("stderr = %q, want the size and how to raise the limit", msg)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("the refused run wrote %v", entries)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"ckptlab/runner"
 )
 
-const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--check] FILE..."
+const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] FILE..."
 
 // defaultFormats are the formats run writes, and plan lists, without --format.
 const defaultFormats = "csv,xlsx"
@@ -25,6 +25,7 @@ type runFlags struct {
 	formats   []string // format, parsed
 	jobs      int
 	maxPoints int64
+	maxMemory int64 // MiB
 	quiet     bool
 	check     bool
 }
@@ -43,6 +44,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if n := e.GridRows(); n > f.maxPoints {
 			fmt.Fprintf(stderr, "%s: the grid has %d points, more than --max-points %d; raise the limit with --max-points %d to run it\n",
 				e.File, n, f.maxPoints, n)
+			return exitBadUser
+		}
+		if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats)); n > f.maxMemory<<20 {
+			fmt.Fprintf(stderr, "%s: the run would hold up to %s of counts and views (sources × periods × workers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d\n",
+				e.File, runner.MiB(n), f.maxMemory, (n>>20)+1)
 			return exitBadUser
 		}
 	}
@@ -76,6 +82,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string,
 	fs.StringVar(&f.format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
 	fs.IntVar(&f.jobs, "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
 	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
+	fs.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
 	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
 	fs.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
 	files, code, done = parseFlags(fs, args)

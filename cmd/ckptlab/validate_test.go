@@ -277,6 +277,7 @@ func TestPlan(t *testing.T) {
   sources          1
   grid rows        546
   failures rows    286
+  memory           at most 1 MiB of counts and views
   writes           results/sweep/grid.csv
                    results/sweep/failures.csv
                    results/sweep/sweep.xlsx
