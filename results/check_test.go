@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,21 +47,9 @@ func TestCheckEqual(t *testing.T) {
 	if len(diffs) != 0 {
 		t.Errorf("Check found differences in the files just written: %v", diffs)
 	}
-	if after := snapshot(t, out); !mapsEqual(before, after) {
+	if after := snapshot(t, out); !maps.Equal(before, after) {
 		t.Error("Check changed the output folder")
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCheckDifferences(t *testing.T) {

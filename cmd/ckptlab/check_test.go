@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,23 +115,11 @@ func TestRunCheck(t *testing.T) {
 					t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 				}
 			}
-			if after := folderState(t, out); !mapsEqual(before, after) {
+			if after := folderState(t, out); !maps.Equal(before, after) {
 				t.Error("run --check changed the output folder")
 			}
 		})
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestRunDefaultFormats(t *testing.T) {
