@@ -48,6 +48,15 @@ type PartResult struct {
 	Costs   []model.Cost // one per interval, in declared order
 }
 
+// Jobs returns the number of goroutines a run with -j n draws on: n, or
+// GOMAXPROCS when n is 0 or less.
+func Jobs(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
 // chunkSize is the most subscribers one task draws. Tasks are the unit of
 // parallel work and of progress; any size gives the same result.
 const chunkSize = 1 << 14
@@ -62,10 +71,7 @@ const chunkSize = 1 << 14
 // drew what. Memory grows with jobs, sources, periods and workers, never
 // with subscribers.
 func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := Jobs(opt.Jobs)
 	parts := e.partitionings()
 	res := &Result{Exp: e}
 	type task struct{ src, lo, hi int }

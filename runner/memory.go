@@ -9,7 +9,7 @@ import (
 
 // MemoryBytes estimates, from above, the memory a run of the experiment
 // holds beyond the program itself: for every source its rows per period
-// (whole stream and every worker), a tally of them for each of jobs
+// (whole stream and every worker), a tally of them for each of Jobs(jobs)
 // goroutines, the drawn faults and, when views is set, the lesson's views.
 // It grows with sources, periods and workers, never with subscribers; a run
 // can refuse an experiment that would not fit before doing any work.
@@ -26,7 +26,7 @@ func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
 
 	var total int64
 	for _, p := range e.Periods {
-		counts := mulSat(int64(p)+1, perPeriod, word, int64(1+max(jobs, 1)))
+		counts := mulSat(int64(p)+1, perPeriod, word, int64(1+Jobs(jobs)))
 		faults := mulSat(int64(e.Missing+e.Duplicates), word)
 		perSource := addSat(counts, faults)
 		if views {
