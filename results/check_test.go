@@ -56,7 +56,7 @@ func TestCheckDifferences(t *testing.T) {
 	set := lessonSet(t)
 	other := lessonSet(t)
 	other.Config = slices.Clone(other.Config)
-	other.Config[0][1] = "2" // another configuration: only the experiment sheet differs
+	other.Config[0].Value = "2" // another configuration: only the experiment sheet differs
 
 	tests := []struct {
 		name    string

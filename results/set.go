@@ -16,14 +16,32 @@ import (
 type Set struct {
 	// Name names the output folder and the workbook; the loader has
 	// checked that it cannot leave the output folder.
-	Name     string
-	Grid     Table
-	Failures Table
+	Name        string
+	Description string
+	Grid        Table
+	Failures    Table
+	// Decisions and Breakeven are decisions.csv and breakeven.csv (SPEC §6):
+	// the answers the grid leads to. A zero Table (no Columns) is not written.
+	Decisions Table
+	Breakeven Table
+	// Headline is the run's answer in words, one line each, as ckptlab run
+	// prints it on stdout after the experiment: a dozen lines at most.
+	Headline []string
 	Views    []View
 	// Config is the resolved configuration, key and value in YAML flow
 	// syntax, in the order of the experiment-file schema.
-	Config  [][2]string
+	Config  []Setting
 	Version string
+}
+
+// Setting is one key of the resolved configuration.
+type Setting struct {
+	Key   string
+	Value string // in YAML flow syntax
+	// Origin says where a value that did not come from the experiment file
+	// came from: "default", a CKPTLAB_<KEY> variable's name, or "--set".
+	// It is empty for a value of the file.
+	Origin string
 }
 
 // ConfigHash returns the SHA-256, in hex, of the resolved configuration
@@ -33,7 +51,7 @@ type Set struct {
 func (s Set) ConfigHash() string {
 	h := sha256.New()
 	for _, kv := range s.Config {
-		fmt.Fprintf(h, "%s: %s\n", kv[0], kv[1])
+		fmt.Fprintf(h, "%s: %s\n", kv.Key, kv.Value)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

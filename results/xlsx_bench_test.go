@@ -26,7 +26,7 @@ func BenchmarkXLSXWriter(b *testing.B) {
 		Name:     "bench",
 		Grid:     syntheticGrid(benchGridRows),
 		Failures: syntheticFailures(0),
-		Config:   [][2]string{{"name", "bench"}},
+		Config:   []results.Setting{{Key: "name", Value: "bench"}},
 		Version:  "bench",
 	}
 	dir := b.TempDir()

@@ -13,7 +13,9 @@ func (b *workbook) writeExperiment(s Set) error {
 		return err
 	}
 	rows := [][2]string{{"key", "value"}}
-	rows = append(rows, s.Config...)
+	for _, kv := range s.Config {
+		rows = append(rows, [2]string{kv.Key, kv.Value})
+	}
 	rows = append(rows, [2]string{},
 		[2]string{"ckptlab version", s.Version},
 		[2]string{"configuration sha256", s.ConfigHash()},

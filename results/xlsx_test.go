@@ -355,10 +355,10 @@ func TestXLSXExperimentSheet(t *testing.T) {
 	}
 	h := sha256.New()
 	for _, kv := range set.Config {
-		if got[kv[0]] != kv[1] {
-			t.Errorf("experiment sheet: %s = %q, want %q", kv[0], got[kv[0]], kv[1])
+		if got[kv.Key] != kv.Value {
+			t.Errorf("experiment sheet: %s = %q, want %q", kv.Key, got[kv.Key], kv.Value)
 		}
-		io.WriteString(h, kv[0]+": "+kv[1]+"\n")
+		io.WriteString(h, kv.Key+": "+kv.Value+"\n")
 	}
 	if len(set.Config) < 16 {
 		t.Errorf("the configuration has %d keys, want every key of an experiment file", len(set.Config))

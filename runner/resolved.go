@@ -10,7 +10,7 @@ import (
 
 // Config returns the resolved configuration, every key of the experiment
 // file with its value after defaults and overrides, in YAML flow syntax.
-func (e *Experiment) Config() [][2]string {
+func (e *Experiment) Config() []results.Setting {
 	intervals := "all"
 	if !e.IntervalsAll {
 		intervals = list(e.Intervals, func(k model.Interval) string { return k.String() })
@@ -20,23 +20,23 @@ func (e *Experiment) Config() [][2]string {
 		failures = list(e.FailurePeriods, func(m model.Month) string { return m.String() })
 	}
 	itoa := strconv.Itoa
-	return [][2]string{
-		{"version", itoa(e.Version)},
-		{"name", e.Name},
-		{"description", strconv.Quote(e.Description)},
-		{"seeds", list(e.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) })},
-		{"subscribers", list(e.Subscribers, itoa)},
-		{"periods", list(e.Periods, itoa)},
-		{"start", e.Start.String()},
-		{"missing", itoa(e.Missing)},
-		{"duplicates", itoa(e.Duplicates)},
-		{"partition_key", list(e.PartitionKeys, func(k model.PartitionKey) string { return k.String() })},
-		{"workers", list(e.Workers, itoa)},
-		{"state_rows", list(e.StateRows, itoa)},
-		{"probabilities", list(e.Probabilities, func(p float64) string { return results.FloatValue(p).String() })},
-		{"intervals", intervals},
-		{"failure_period", e.FailurePeriod.String()},
-		{"failure_periods", failures},
+	return []results.Setting{
+		{Key: "version", Value: itoa(e.Version)},
+		{Key: "name", Value: e.Name},
+		{Key: "description", Value: strconv.Quote(e.Description)},
+		{Key: "seeds", Value: list(e.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) })},
+		{Key: "subscribers", Value: list(e.Subscribers, itoa)},
+		{Key: "periods", Value: list(e.Periods, itoa)},
+		{Key: "start", Value: e.Start.String()},
+		{Key: "missing", Value: itoa(e.Missing)},
+		{Key: "duplicates", Value: itoa(e.Duplicates)},
+		{Key: "partition_key", Value: list(e.PartitionKeys, func(k model.PartitionKey) string { return k.String() })},
+		{Key: "workers", Value: list(e.Workers, itoa)},
+		{Key: "state_rows", Value: list(e.StateRows, itoa)},
+		{Key: "probabilities", Value: list(e.Probabilities, func(p float64) string { return results.FloatValue(p).String() })},
+		{Key: "intervals", Value: intervals},
+		{Key: "failure_period", Value: e.FailurePeriod.String()},
+		{Key: "failure_periods", Value: failures},
 	}
 }
 
@@ -53,11 +53,12 @@ func list[T any](values []T, format func(T) string) string {
 // a CSV-only run of a long sweep need not hold them in memory.
 func (r *Result) Set(formats []string) results.Set {
 	set := results.Set{
-		Name:     r.Exp.Name,
-		Grid:     r.GridTable(),
-		Failures: r.FailuresTable(),
-		Config:   r.Exp.Config(),
-		Version:  Version,
+		Name:        r.Exp.Name,
+		Description: r.Exp.Description,
+		Grid:        r.GridTable(),
+		Failures:    r.FailuresTable(),
+		Config:      r.Exp.Config(),
+		Version:     Version,
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
