@@ -35,6 +35,13 @@ type Experiment struct {
 	// FailurePeriods lists the failures averaged over; nil means every
 	// period but the first, for each periods value.
 	FailurePeriods []model.Month
+
+	// Cases, when not nil, are the grids whose union is the experiment's
+	// grid (see Grids); the axes above are then the values a case takes
+	// where it is silent.
+	Cases []Grid
+	// Exclude lists the entries that drop points from the grid.
+	Exclude []Exclusion
 }
 
 // Lesson returns the experiment of the lesson "State in Stream Engines" with
@@ -56,17 +63,11 @@ func Lesson(name string) Experiment {
 	}
 }
 
-// IntervalsFor returns the intervals evaluated for a source of p periods.
+// IntervalsFor returns the intervals the file's axes evaluate for a source
+// of p periods; a case has its own (see Grid.IntervalsFor).
 func (e *Experiment) IntervalsFor(p int) []model.Interval {
-	if !e.IntervalsAll {
-		return e.Intervals
-	}
-	out := make([]model.Interval, 0, p+1)
-	out = append(out, model.None)
-	for k := 1; k <= p; k++ {
-		out = append(out, model.Interval(k))
-	}
-	return out
+	g := e.fileGrid()
+	return g.IntervalsFor(p)
 }
 
 // FailuresFor returns the failure set, as 0-based period indexes, for a

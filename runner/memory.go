@@ -14,32 +14,42 @@ import (
 // It grows with sources, periods and workers, never with subscribers; a run
 // can refuse an experiment that would not fit before doing any work.
 func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
+	var total int64
+	for _, g := range e.Grids() {
+		total = addSat(total, e.gridMemory(&g, jobs, views))
+	}
+	return total
+}
+
+// gridMemory is MemoryBytes for the sources one grid draws.
+func (e *Experiment) gridMemory(g *Grid, jobs int, views bool) int64 {
 	const word = 8 // one count
 	cell := int64(unsafe.Sizeof(results.Value{}))
 	var workers int64
-	for _, w := range e.Workers {
+	for _, w := range g.Workers {
 		workers = addSat(workers, int64(w))
 	}
-	perPeriod := addSat(1, mulSat(int64(len(e.PartitionKeys)), workers)) // whole stream + every worker
-	sourcesPerP := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)))
-	intervals := func(p int) int64 { return e.intervalCount(p) }
+	perPeriod := addSat(1, mulSat(int64(len(g.PartitionKeys)), workers)) // whole stream + every worker
 
 	var total int64
-	for _, p := range e.Periods {
+	for _, p := range g.Periods {
+		one := *g
+		one.Periods = []int{p}
+		sources := e.GridSizes(&one).Sources
 		counts := mulSat(int64(p)+1, perPeriod, word, int64(1+Jobs(jobs)))
 		faults := mulSat(int64(e.Missing+e.Duplicates), word)
 		perSource := addSat(counts, faults)
 		if views {
-			n := intervals(p)
-			failures := int64(len(e.FailuresFor(p)))
+			n := g.intervalCount(p)
+			failures := e.failureCount(p)
 			perSource = addSat(perSource, mulSat(cell, addSat(
 				addSat(mulSat(failures, n+1), 3*n), // matrix and recovery
 				addSat(
-					mulSat(int64(len(e.StateRows)), addSat(7*n, mulSat(int64(len(e.Probabilities)), n+2))), // cost and probability
-					mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)), 4*n),                        // partition
+					mulSat(int64(len(g.StateRows)), addSat(7*n, mulSat(int64(len(g.Probabilities)), n+2))), // cost and probability
+					mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                        // partition
 				))))
 		}
-		total = addSat(total, mulSat(sourcesPerP, perSource))
+		total = addSat(total, mulSat(sources, perSource))
 	}
 	return total
 }

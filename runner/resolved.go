@@ -20,7 +20,7 @@ func (e *Experiment) Config() []results.Setting {
 		failures = list(e.FailurePeriods, func(m model.Month) string { return m.String() })
 	}
 	itoa := strconv.Itoa
-	return []results.Setting{
+	out := []results.Setting{
 		{Key: "version", Value: itoa(e.Version)},
 		{Key: "name", Value: e.Name},
 		{Key: "description", Value: strconv.Quote(e.Description)},
@@ -38,6 +38,25 @@ func (e *Experiment) Config() []results.Setting {
 		{Key: "failure_period", Value: e.FailurePeriod.String()},
 		{Key: "failure_periods", Value: failures},
 	}
+	flow := func(v []string) string { return "[" + strings.Join(v, ", ") + "]" }
+	float := func(p float64) string { return results.FloatValue(p).String() }
+	same := func(k string) string { return k }
+	if e.Cases != nil {
+		cases := make([]string, len(e.Cases))
+		for i, g := range e.Cases {
+			cases[i] = "{" + describe(&g, g.Keys, same, flow, float) + "}"
+		}
+		out = append(out, results.Setting{Key: "cases", Value: "[" + strings.Join(cases, ", ") + "]"})
+	}
+	if e.Exclude != nil {
+		entries := make([]string, len(e.Exclude))
+		for i, x := range e.Exclude {
+			g := x.grid()
+			entries[i] = "{" + describe(&g, x.Keys, axisOf, flow, float) + "}"
+		}
+		out = append(out, results.Setting{Key: "exclude", Value: "[" + strings.Join(entries, ", ") + "]"})
+	}
+	return out
 }
 
 func list[T any](values []T, format func(T) string) string {
