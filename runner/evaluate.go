@@ -31,7 +31,11 @@ type Result struct {
 
 // SourceResult is one evaluated source.
 type SourceResult struct {
-	Source    model.Source
+	Source model.Source
+	// Grid is the grid, of the experiment's cases, the source belongs to:
+	// its axes give the source's partitionings, state rows, probabilities
+	// and intervals.
+	Grid      *Grid
 	Rows      int64
 	Drops     model.Drops
 	Intervals []model.Interval
@@ -72,16 +76,17 @@ const chunkSize = 1 << 14
 // with subscribers.
 func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	jobs := Jobs(opt.Jobs)
-	parts := e.partitionings()
 	res := &Result{Exp: e}
 	type task struct{ src, lo, hi int }
 	var tasks []task
 	var faults []model.Faults
+	var parts [][]model.Partitioning // per source
 	var total int64
-	for _, src := range e.sources() {
-		s := len(res.Sources)
-		res.Sources = append(res.Sources, &SourceResult{Source: src})
+	for _, gs := range e.gridSources() {
+		s, src := len(res.Sources), gs.Source
+		res.Sources = append(res.Sources, &SourceResult{Source: src, Grid: gs.Grid})
 		faults = append(faults, src.Faults())
+		parts = append(parts, gs.Grid.partitionings())
 		for lo := 0; lo < src.Subscribers; lo += chunkSize {
 			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
 		}
@@ -110,7 +115,7 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 				t := tasks[i]
 				src := res.Sources[t.src].Source
 				if mine[t.src] == nil {
-					mine[t.src] = model.NewTally(src.Periods, parts)
+					mine[t.src] = model.NewTally(src.Periods, parts[t.src])
 				}
 				tally := mine[t.src]
 				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
@@ -129,13 +134,13 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	}
 
 	for s, sr := range res.Sources {
-		sum := model.NewTally(sr.Source.Periods, parts)
+		sum := model.NewTally(sr.Source.Periods, parts[s])
 		for _, mine := range tallies {
 			if mine[s] != nil {
 				sum.Merge(mine[s])
 			}
 		}
-		sr.evaluate(e, sum, parts)
+		sr.evaluate(e, sum, parts[s])
 	}
 	return res, nil
 }
@@ -145,7 +150,7 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
-	sr.Intervals = e.IntervalsFor(p)
+	sr.Intervals = sr.Grid.IntervalsFor(p)
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
@@ -161,27 +166,56 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	}
 }
 
-// sources returns the sources of the experiment in table order: seeds,
-// then subscribers, then periods.
-func (e *Experiment) sources() []model.Source {
-	var out []model.Source
-	for _, seed := range e.Seeds {
-		for _, n := range e.Subscribers {
-			for _, p := range e.Periods {
-				out = append(out, model.Source{Seed: seed, Subscribers: n, Periods: p,
-					Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates})
+// gridSource is a source of one of the experiment's grids.
+type gridSource struct {
+	model.Source
+	Grid *Grid
+}
+
+// gridSources returns the sources of the experiment in table order: grid
+// by grid, and in each, seeds, then subscribers, then periods. A source
+// every point of which is excluded is left out. A source of two cases is
+// there twice, once for each.
+func (e *Experiment) gridSources() []gridSource {
+	var out []gridSource
+	grids := e.Grids()
+	for i := range grids {
+		g := &grids[i]
+		for _, seed := range g.Seeds {
+			for _, n := range g.Subscribers {
+				for _, p := range g.Periods {
+					if len(e.Exclude) > 0 {
+						one := *g
+						one.Seeds, one.Subscribers, one.Periods = []uint32{seed}, []int{n}, []int{p}
+						if e.GridSizes(&one).Sources == 0 {
+							continue
+						}
+					}
+					out = append(out, gridSource{Grid: g, Source: model.Source{Seed: seed, Subscribers: n, Periods: p,
+						Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates}})
+				}
 			}
 		}
 	}
 	return out
 }
 
-// partitionings returns the partitionings of every source in table order:
-// partition keys, then worker counts.
-func (e *Experiment) partitionings() []model.Partitioning {
+// sources returns the sources of the experiment in table order (see
+// gridSources).
+func (e *Experiment) sources() []model.Source {
+	var out []model.Source
+	for _, gs := range e.gridSources() {
+		out = append(out, gs.Source)
+	}
+	return out
+}
+
+// partitionings returns the partitionings of every source of the grid in
+// table order: partition keys, then worker counts.
+func (g *Grid) partitionings() []model.Partitioning {
 	var out []model.Partitioning
-	for _, k := range e.PartitionKeys {
-		for _, w := range e.Workers {
+	for _, k := range g.PartitionKeys {
+		for _, w := range g.Workers {
 			out = append(out, model.Partitioning{Key: k, Workers: w})
 		}
 	}

@@ -1,0 +1,193 @@
+package runner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// casesFile has three cases, one of them paired values, and exclusions
+// that cut a decision (interval 4 at probability 1), a partitioning of one
+// case, and every point of one source.
+const casesFile = `name: union
+partition_key: [subscriber, type]
+workers: [2, 3]
+probabilities: [1, 0.5]
+state_rows: [0, 200]
+intervals: [none, 6, 4, 3]
+cases:
+  - {subscribers: 200, periods: 12}
+  - {subscribers: 30, periods: [10, 12], intervals: all, seeds: [1, 2]}
+  - {subscribers: 200, periods: 12, workers: 5, partition_key: region}
+exclude:
+  - {interval: 4, probability: 1}
+  - {partition_key: type, workers: 3, subscribers: 30}
+  - {seed: 2, periods: 10}
+`
+
+// rowsOf returns the rows of a table as text, one string per row.
+func rowsOf(t results.Table) [][]results.Value {
+	var out [][]results.Value
+	for row := range t.Rows {
+		out = append(out, slices.Clone(row))
+	}
+	return out
+}
+
+// separate returns the experiment of one case alone: the case's axes as
+// the file's, no cases and no exclusions.
+func separate(e *Experiment, g Grid) Experiment {
+	one := *e
+	one.Cases, one.Exclude = nil, nil
+	one.Seeds, one.Subscribers, one.Periods = g.Seeds, g.Subscribers, g.Periods
+	one.PartitionKeys, one.Workers, one.StateRows = g.PartitionKeys, g.Workers, g.StateRows
+	one.Probabilities, one.Intervals, one.IntervalsAll = g.Probabilities, g.Intervals, g.IntervalsAll
+	return one
+}
+
+// gridPoint reads the point of a row of grid.csv.
+func gridPoint(row []results.Value) Point {
+	key, _ := model.ParsePartitionKey(row[3].Text)
+	k := model.None
+	if row[7].Text != "none" {
+		k = model.Interval(mustAtoi(row[7].Text))
+	}
+	return Point{Seed: uint32(row[0].Int), Subscribers: int(row[1].Int), Periods: int(row[2].Int), PartitionKey: key,
+		Workers: int(row[4].Int), StateRows: int(row[5].Int), Probability: row[6].Float, Interval: k}
+}
+
+func mustAtoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// TestCasesEqualSeparateRuns checks that the tables of a file with cases
+// are those of one run per case, concatenated, less the excluded points,
+// with best recomputed among the points left of each decision, and the
+// failures of the (source, partitioning, interval) left.
+func TestCasesEqualSeparateRuns(t *testing.T) {
+	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := evaluate(t, *e)
+	var wantGrid, wantFailures [][]results.Value
+	for _, g := range e.Cases {
+		sep := evaluate(t, separate(e, g))
+		var kept [][]results.Value
+		combos := map[string]bool{} // seed..interval of failures.csv with a point left
+		for _, row := range rowsOf(sep.GridTable()) {
+			if !e.Excluded(gridPoint(row)) {
+				kept = append(kept, row)
+				combos[comboKey(row[:5], row[7])] = true
+			}
+		}
+		wantGrid = append(wantGrid, recomputeBest(kept)...)
+		for _, row := range rowsOf(sep.FailuresTable()) {
+			if combos[comboKey(row[:5], row[5])] {
+				wantFailures = append(wantFailures, row)
+			}
+		}
+	}
+	compareRows(t, "grid", rowsOf(res.GridTable()), wantGrid)
+	compareRows(t, "failures", rowsOf(res.FailuresTable()), wantFailures)
+	if n := int64(len(wantGrid)); n != e.GridRows() || n == 0 {
+		t.Errorf("GridRows() = %d, the tables have %d rows", e.GridRows(), n)
+	}
+	if n := int64(len(wantFailures)); n != e.FailureRows() {
+		t.Errorf("FailureRows() = %d, the tables have %d rows", e.FailureRows(), n)
+	}
+	if n := int64(len(res.Sources)); n != e.Sources() || n != 1+3+1 {
+		t.Errorf("%d sources evaluated, Sources() = %d, want 5 (seed 2's 10 periods excluded)", n, e.Sources())
+	}
+}
+
+// TestCasesViewsEqualSeparateRuns checks that without exclusions the
+// lesson's views of a file with cases are those of the separate runs.
+func TestCasesViewsEqualSeparateRuns(t *testing.T) {
+	src, _, _ := strings.Cut(casesFile, "exclude:")
+	e, err := LoadBytes("union.yaml", []byte(src), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := evaluate(t, *e).Views()
+	var want []results.View
+	for _, g := range e.Cases {
+		views := evaluate(t, separate(e, g)).Views()
+		if want == nil {
+			want = views
+			continue
+		}
+		for i := range want {
+			want[i].Blocks = append(want[i].Blocks, views[i].Blocks...)
+		}
+	}
+	if !viewsEqual(got, want) {
+		t.Errorf("the views of the cases differ from those of separate runs")
+	}
+}
+
+func viewsEqual(a, b []results.View) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || len(a[i].Blocks) != len(b[i].Blocks) {
+			return false
+		}
+		for j := range a[i].Blocks {
+			x, y := a[i].Blocks[j], b[i].Blocks[j]
+			if x.Title != y.Title || !slices.Equal(x.Columns, y.Columns) || !slices.Equal(x.Marked, y.Marked) ||
+				!slices.EqualFunc(x.Rows, y.Rows, slices.Equal) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// comboKey names a (source, partitioning, interval) by its cells.
+func comboKey(cells []results.Value, interval results.Value) string {
+	var b strings.Builder
+	for _, c := range append(slices.Clone(cells), interval) {
+		b.WriteString(c.String() + ",")
+	}
+	return b.String()
+}
+
+// recomputeBest sets best afresh in rows of grid.csv: per decision (the
+// first seven columns), the least expected_total, ties to the first row.
+func recomputeBest(rows [][]results.Value) [][]results.Value {
+	bestCol := slices.IndexFunc(results.GridColumns, func(c results.Column) bool { return c.Name == "best" })
+	expCol := slices.IndexFunc(results.GridColumns, func(c results.Column) bool { return c.Name == "expected_total" })
+	best := map[string]int{}
+	for i, row := range rows {
+		key := comboKey(row[:6], row[6])
+		if j, ok := best[key]; !ok || row[expCol].Float < rows[j][expCol].Float {
+			best[key] = i
+		}
+	}
+	for i, row := range rows {
+		row[bestCol] = results.BoolValue(best[comboKey(row[:6], row[6])] == i)
+	}
+	return rows
+}
+
+func compareRows(t *testing.T, name string, got, want [][]results.Value) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, want %d", name, len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("%s row %d = %v\nwant %v", name, i, got[i], want[i])
+			return
+		}
+	}
+}
