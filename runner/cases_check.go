@@ -116,58 +116,42 @@ func checkExclude(e *Experiment, items []*mapItem, pl place, list *setting) Erro
 	return errs
 }
 
-// whyNoMatch says why an entry matches no point: an axis value no grid
-// has, or values that no grid has together.
+// whyNoMatch says why an entry matches no point: values of one key that
+// no grid has, or values that no grid has together.
 func whyNoMatch(x *Exclusion, grids []Grid) string {
-	type axis struct {
-		key  string
-		none bool
-		vals string
+	nowhere := func(has func(g *Grid) bool) bool {
+		return !slices.ContainsFunc(grids, func(g Grid) bool { return has(&g) })
 	}
-	check := func(key string, has func(g *Grid) bool, vals string) *axis {
-		for _, g := range grids {
-			if has(&g) {
-				return nil
-			}
+	checks := []struct {
+		key    string
+		given  bool
+		values func() string
+		has    func(g *Grid) bool
+	}{
+		{"seed", x.Seeds != nil, func() string {
+			return joinValues(x.Seeds, func(v uint32) string { return strconv.FormatUint(uint64(v), 10) })
+		}, func(g *Grid) bool { return anyShared(g.Seeds, x.Seeds) }},
+		{"subscribers", x.Subscribers != nil, func() string { return joinValues(x.Subscribers, strconv.Itoa) },
+			func(g *Grid) bool { return anyShared(g.Subscribers, x.Subscribers) }},
+		{"periods", x.Periods != nil, func() string { return joinValues(x.Periods, strconv.Itoa) },
+			func(g *Grid) bool { return anyShared(g.Periods, x.Periods) }},
+		{"partition_key", x.PartitionKeys != nil, func() string { return joinValues(x.PartitionKeys, model.PartitionKey.String) },
+			func(g *Grid) bool { return anyShared(g.PartitionKeys, x.PartitionKeys) }},
+		{"workers", x.Workers != nil, func() string { return joinValues(x.Workers, strconv.Itoa) },
+			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
+		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, strconv.Itoa) },
+			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
+		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, shortFloat) },
+			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},
+		{"interval", x.Intervals != nil, func() string { return joinValues(x.Intervals, model.Interval.String) },
+			func(g *Grid) bool {
+				return slices.ContainsFunc(g.Periods, func(p int) bool { return anyShared(g.IntervalsFor(p), x.Intervals) })
+			}},
+	}
+	for _, c := range checks {
+		if c.given && nowhere(c.has) {
+			return "no grid has " + c.key + " " + c.values()
 		}
-		return &axis{key, true, vals}
-	}
-	var found *axis
-	try := func(a *axis) {
-		if found == nil && a != nil {
-			found = a
-		}
-	}
-	if x.Seeds != nil {
-		try(check("seed", func(g *Grid) bool { return anyShared(g.Seeds, x.Seeds) },
-			joinValues(x.Seeds, func(v uint32) string { return strconv.FormatUint(uint64(v), 10) })))
-	}
-	if x.Subscribers != nil {
-		try(check("subscribers", func(g *Grid) bool { return anyShared(g.Subscribers, x.Subscribers) }, joinValues(x.Subscribers, strconv.Itoa)))
-	}
-	if x.Periods != nil {
-		try(check("periods", func(g *Grid) bool { return anyShared(g.Periods, x.Periods) }, joinValues(x.Periods, strconv.Itoa)))
-	}
-	if x.PartitionKeys != nil {
-		try(check("partition_key", func(g *Grid) bool { return anyShared(g.PartitionKeys, x.PartitionKeys) },
-			joinValues(x.PartitionKeys, model.PartitionKey.String)))
-	}
-	if x.Workers != nil {
-		try(check("workers", func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }, joinValues(x.Workers, strconv.Itoa)))
-	}
-	if x.StateRows != nil {
-		try(check("state_rows", func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }, joinValues(x.StateRows, strconv.Itoa)))
-	}
-	if x.Probabilities != nil {
-		try(check("probability", func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }, joinValues(x.Probabilities, shortFloat)))
-	}
-	if x.Intervals != nil {
-		try(check("interval", func(g *Grid) bool {
-			return slices.ContainsFunc(g.Periods, func(p int) bool { return anyShared(g.IntervalsFor(p), x.Intervals) })
-		}, joinValues(x.Intervals, model.Interval.String)))
-	}
-	if found != nil {
-		return "no grid has " + found.key + " " + found.vals
 	}
 	return "no grid has its values together"
 }
