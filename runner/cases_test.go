@@ -136,3 +136,32 @@ func TestConfigOfCases(t *testing.T) {
 		t.Errorf("the configuration reads back as\n%+v\nwant\n%+v", back, e)
 	}
 }
+
+// BenchmarkSourcesWithExclusions lists the sources of 100,000 seeds less
+// an exclusion: each source is checked for a point left.
+func BenchmarkSourcesWithExclusions(b *testing.B) {
+	src := "name: x\nseeds: {from: 1, to: 100000}\nworkers: [2, 4]\nexclude:\n  - {seed: [5, 7], workers: 2}\n  - {interval: none, probability: 1}\n"
+	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if n := len(e.gridSources()); n != 100000 {
+			b.Fatalf("%d sources", n)
+		}
+	}
+}
+
+// BenchmarkSizesWithExclusions counts the grid of 100,000 seeds, 100
+// periods values and every interval, less exclusions.
+func BenchmarkSizesWithExclusions(b *testing.B) {
+	src := "name: x\nseeds: {from: 1, to: 100000}\nperiods: {from: 12, to: 111}\nintervals: all\n" +
+		"exclude:\n  - {seed: [5, 7], workers: 4}\n  - {interval: [none, 3], probability: 1}\n  - {periods: 20}\n"
+	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		e.Sizes()
+	}
+}

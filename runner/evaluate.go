@@ -181,15 +181,12 @@ func (e *Experiment) gridSources() []gridSource {
 	grids := e.Grids()
 	for i := range grids {
 		g := &grids[i]
+		left := e.sourceLeft(g)
 		for _, seed := range g.Seeds {
 			for _, n := range g.Subscribers {
 				for _, p := range g.Periods {
-					if len(e.Exclude) > 0 {
-						one := *g
-						one.Seeds, one.Subscribers, one.Periods = []uint32{seed}, []int{n}, []int{p}
-						if e.GridSizes(&one).Sources == 0 {
-							continue
-						}
+					if !left(seed, n, p) {
+						continue
 					}
 					out = append(out, gridSource{Grid: g, Source: model.Source{Seed: seed, Subscribers: n, Periods: p,
 						Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates}})

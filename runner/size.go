@@ -60,41 +60,15 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 	if len(e.Exclude) == 0 {
 		return e.fullSizes(g)
 	}
+	z := newSizer(e, g)
 	x := e.Exclude
-	sp := combine(axisClasses(g.StateRows, x, func(x *Exclusion) []int { return x.StateRows }),
-		axisClasses(g.Probabilities, x, func(x *Exclusion) []float64 { return x.Probabilities }))
-	kept := map[uint64]int64{} // combination mask → (state_rows, probability) pairs left
-	keptOf := func(m uint64) int64 {
-		if n, ok := kept[m]; ok {
-			return n
-		}
-		var n int64
-		for ms, c := range sp {
-			if m&ms == 0 {
-				n = addSat(n, c)
-			}
-		}
-		kept[m] = n
-		return n
-	}
 	src := combine(combine(classes{fullMask(len(x)): 1},
 		axisClasses(g.Seeds, x, func(x *Exclusion) []uint32 { return x.Seeds })),
 		axisClasses(g.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }))
-	pw := combine(axisClasses(g.PartitionKeys, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
-		axisClasses(g.Workers, x, func(x *Exclusion) []int { return x.Workers }))
 	var out Sizes
 	for _, p := range g.Periods {
-		perP := combine(src, axisClasses([]int{p}, x, func(x *Exclusion) []int { return x.Periods }))
-		iv := axisClasses(g.IntervalsFor(p), x, func(x *Exclusion) []model.Interval { return x.Intervals })
-		failures := e.failureCount(p)
-		for ms, n := range perP {
-			var rows, fails int64
-			for mc, c := range combine(combine(classes{ms: 1}, pw), iv) {
-				if k := keptOf(mc); k > 0 {
-					rows = addSat(rows, mulSat(c, k))
-					fails = addSat(fails, mulSat(c, failures))
-				}
-			}
+		for ms, n := range combine(src, classes{z.periodMask(p): 1}) {
+			rows, fails := z.source(ms, p)
 			out.GridRows = addSat(out.GridRows, mulSat(n, rows))
 			out.FailureRows = addSat(out.FailureRows, mulSat(n, fails))
 			if rows > 0 {
@@ -103,6 +77,96 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 		}
 	}
 	return out
+}
+
+// sizer counts the points of the sources of one grid left by the
+// exclusions, remembering what it counted.
+type sizer struct {
+	e     *Experiment
+	g     *Grid
+	sp    classes          // (state_rows, probability) pairs
+	pw    classes          // (partition_key, workers) pairs
+	kept  map[uint64]int64 // combination mask → (state_rows, probability) pairs left
+	iv    map[int]classes  // periods → intervals
+	saved map[sourceKey][2]int64
+}
+
+// sourceKey is a class of sources: the mask of their seed, subscribers
+// and periods values, and the periods value.
+type sourceKey struct {
+	mask    uint64
+	periods int
+}
+
+func newSizer(e *Experiment, g *Grid) *sizer {
+	x := e.Exclude
+	return &sizer{e: e, g: g,
+		sp: combine(axisClasses(g.StateRows, x, func(x *Exclusion) []int { return x.StateRows }),
+			axisClasses(g.Probabilities, x, func(x *Exclusion) []float64 { return x.Probabilities })),
+		pw: combine(axisClasses(g.PartitionKeys, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
+			axisClasses(g.Workers, x, func(x *Exclusion) []int { return x.Workers })),
+		kept: map[uint64]int64{}, iv: map[int]classes{}, saved: map[sourceKey][2]int64{},
+	}
+}
+
+// periodMask is the mask of a periods value.
+func (z *sizer) periodMask(p int) uint64 {
+	return maskOf(p, z.e.Exclude, func(x *Exclusion) []int { return x.Periods })
+}
+
+// source returns the grid rows and failures rows of a source of p
+// periods whose seed, subscribers and periods values have mask m.
+func (z *sizer) source(m uint64, p int) (rows, fails int64) {
+	key := sourceKey{m, p}
+	if r, ok := z.saved[key]; ok {
+		return r[0], r[1]
+	}
+	iv, ok := z.iv[p]
+	if !ok {
+		iv = axisClasses(z.g.IntervalsFor(p), z.e.Exclude, func(x *Exclusion) []model.Interval { return x.Intervals })
+		z.iv[p] = iv
+	}
+	failures := z.e.failureCount(p)
+	for mc, c := range combine(combine(classes{m: 1}, z.pw), iv) {
+		if k := z.keptOf(mc); k > 0 {
+			rows = addSat(rows, mulSat(c, k))
+			fails = addSat(fails, mulSat(c, failures))
+		}
+	}
+	z.saved[key] = [2]int64{rows, fails}
+	return rows, fails
+}
+
+// keptOf returns the (state_rows, probability) pairs left for a
+// combination of mask m.
+func (z *sizer) keptOf(m uint64) int64 {
+	if n, ok := z.kept[m]; ok {
+		return n
+	}
+	var n int64
+	for ms, c := range z.sp {
+		if m&ms == 0 {
+			n = addSat(n, c)
+		}
+	}
+	z.kept[m] = n
+	return n
+}
+
+// sourceLeft returns a function reporting whether a source of the grid
+// has a point left: the one GridSizes counts in Sources.
+func (e *Experiment) sourceLeft(g *Grid) func(seed uint32, n, p int) bool {
+	if len(e.Exclude) == 0 {
+		return func(uint32, int, int) bool { return true }
+	}
+	z := newSizer(e, g)
+	x := e.Exclude
+	return func(seed uint32, n, p int) bool {
+		m := maskOf(seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
+			maskOf(n, x, func(x *Exclusion) []int { return x.Subscribers }) & z.periodMask(p)
+		rows, _ := z.source(m, p)
+		return rows > 0
+	}
 }
 
 // fullSizes is GridSizes without exclusions: products of axis lengths.
@@ -137,15 +201,20 @@ func fullMask(n int) uint64 {
 func axisClasses[T comparable](values []T, x []Exclusion, pick func(*Exclusion) []T) classes {
 	out := classes{}
 	for _, v := range values {
-		var m uint64
-		for i := range x {
-			if vs := pick(&x[i]); vs == nil || slices.Contains(vs, v) {
-				m |= 1 << i
-			}
-		}
-		out[m]++
+		out[maskOf(v, x, pick)]++
 	}
 	return out
+}
+
+// maskOf is the mask of one value of an axis: the entries that take it in.
+func maskOf[T comparable](v T, x []Exclusion, pick func(*Exclusion) []T) uint64 {
+	var m uint64
+	for i := range x {
+		if vs := pick(&x[i]); vs == nil || slices.Contains(vs, v) {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
 // combine returns the classes of the combinations of a value of a and one
