@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -164,4 +165,56 @@ func BenchmarkSizesWithExclusions(b *testing.B) {
 	for b.Loop() {
 		e.Sizes()
 	}
+}
+
+// TestPlanShowsCases checks that plan lists every case with its sizes and
+// every exclude entry, and totals that add up.
+func TestPlanShowsCases(t *testing.T) {
+	e, err := Load(filepath.Join("testdata", "load", "ok-cases.yaml"), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WritePlan(&b, e, "out", []string{"csv"}); err != nil {
+		t.Fatal(err)
+	}
+	plan := b.String()
+	var sum Sizes
+	for i, g := range e.Cases {
+		s := e.GridSizes(&g)
+		sum.add(s)
+		want := fmt.Sprintf("[%d] %s: %s, %d grid rows, %d failures rows\n", i,
+			strings.Join(caseText(g), ", "), plural(s.Sources, "source"), s.GridRows, s.FailureRows)
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan does not say %q:\n%s", want, plan)
+		}
+	}
+	for _, want := range []string{
+		"  exclude          [0] partition_key: type, workers: [8, 16]\n",
+		"                   [1] interval: 1, subscribers: 1000\n",
+		fmt.Sprintf("  grid rows        %d\n", sum.GridRows),
+		fmt.Sprintf("  failures rows    %d\n", sum.FailureRows),
+	} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan does not say %q:\n%s", want, plan)
+		}
+	}
+	if sum != e.Sizes() || sum.GridRows >= e.fullSizes(&e.Cases[0]).GridRows+e.fullSizes(&e.Cases[1]).GridRows {
+		t.Errorf("the cases' sizes %+v are not the experiment's %+v, or exclude dropped nothing", sum, e.Sizes())
+	}
+}
+
+// caseText writes a case's keys and values as the file has them.
+func caseText(g Grid) []string {
+	var out []string
+	for _, k := range g.Keys {
+		v := g.axisText(k, func(s []string) string {
+			if len(s) == 1 {
+				return s[0]
+			}
+			return "[" + strings.Join(s, ", ") + "]"
+		}, shortFloat)
+		out = append(out, k+": "+v)
+	}
+	return out
 }
