@@ -184,7 +184,7 @@ func TestPlanShowsCases(t *testing.T) {
 		s := e.GridSizes(&g)
 		sum.add(s)
 		want := fmt.Sprintf("[%d] %s: %s, %d grid rows, %d failures rows\n", i,
-			strings.Join(caseText(g), ", "), plural(s.Sources, "source"), s.GridRows, s.FailureRows)
+			strings.Join(caseText(g), ", "), countNoun(s.Sources, "source"), s.GridRows, s.FailureRows)
 		if !strings.Contains(plan, want) {
 			t.Errorf("plan does not say %q:\n%s", want, plan)
 		}

@@ -108,7 +108,7 @@ func writeCases(line func(key, value string), e *Experiment) {
 		}
 		sz := e.GridSizes(&g)
 		line(cmp.Or(map[bool]string{true: "cases"}[i == 0], ""), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
-			i, what, plural(sz.Sources, "source"), planCount(sz.GridRows), planCount(sz.FailureRows)))
+			i, what, countNoun(sz.Sources, "source"), planCount(sz.GridRows), planCount(sz.FailureRows)))
 	}
 	for i, x := range e.Exclude {
 		g := x.grid()
@@ -117,8 +117,8 @@ func writeCases(line func(key, value string), e *Experiment) {
 	}
 }
 
-// plural writes a count and its noun.
-func plural(n int64, noun string) string {
+// countNoun writes a count and its noun.
+func countNoun(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
