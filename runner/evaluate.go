@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -80,13 +81,12 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	type task struct{ src, lo, hi int }
 	var tasks []task
 	var faults []model.Faults
-	var parts [][]model.Partitioning // per source
+	parts := e.partitionings()
 	var total int64
 	for _, gs := range e.gridSources() {
 		s, src := len(res.Sources), gs.Source
 		res.Sources = append(res.Sources, &SourceResult{Source: src, Grid: gs.Grid})
 		faults = append(faults, src.Faults())
-		parts = append(parts, gs.Grid.partitionings())
 		for lo := 0; lo < src.Subscribers; lo += chunkSize {
 			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
 		}
@@ -115,7 +115,7 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 				t := tasks[i]
 				src := res.Sources[t.src].Source
 				if mine[t.src] == nil {
-					mine[t.src] = model.NewTally(src.Periods, parts[t.src])
+					mine[t.src] = model.NewTally(src.Periods, parts)
 				}
 				tally := mine[t.src]
 				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
@@ -134,18 +134,20 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	}
 
 	for s, sr := range res.Sources {
-		sum := model.NewTally(sr.Source.Periods, parts[s])
+		sum := model.NewTally(sr.Source.Periods, parts)
 		for _, mine := range tallies {
 			if mine[s] != nil {
 				sum.Merge(mine[s])
 			}
 		}
-		sr.evaluate(e, sum, parts[s])
+		sr.evaluate(e, sum, parts)
 	}
 	return res, nil
 }
 
-// evaluate computes the source's costs from its tally.
+// evaluate computes the source's costs from its tally, whose
+// partitionings are parts: those of every grid. The source's parts are
+// its grid's, in the grid's order.
 func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []model.Partitioning) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
@@ -154,9 +156,9 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
-	for i, part := range parts {
+	for _, part := range sr.Grid.partitionings() {
 		pr := &PartResult{Partitioning: part}
-		for _, counts := range tally.Workers(i) {
+		for _, counts := range tally.Workers(slices.Index(parts, part)) {
 			pr.Workers = append(pr.Workers, model.NewRecovery(counts))
 		}
 		for _, k := range sr.Intervals {
@@ -203,6 +205,23 @@ func (e *Experiment) sources() []model.Source {
 	var out []model.Source
 	for _, gs := range e.gridSources() {
 		out = append(out, gs.Source)
+	}
+	return out
+}
+
+// partitionings returns the partitionings every source is counted over:
+// those of every grid, each once, in the order they first come. One list
+// for every source keeps tallies of one experiment alike; a source of a
+// grid with fewer partitionings counts some it does not show.
+func (e *Experiment) partitionings() []model.Partitioning {
+	var out []model.Partitioning
+	grids := e.Grids()
+	for i := range grids {
+		for _, p := range grids[i].partitionings() {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
 	}
 	return out
 }

@@ -25,11 +25,11 @@ func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
 func (e *Experiment) gridMemory(g *Grid, jobs int, views bool) int64 {
 	const word = 8 // one count
 	cell := int64(unsafe.Sizeof(results.Value{}))
-	var workers int64
-	for _, w := range g.Workers {
-		workers = addSat(workers, int64(w))
+	var workers int64 // the tallies count the partitionings of every grid
+	for _, p := range e.partitionings() {
+		workers = addSat(workers, int64(p.Workers))
 	}
-	perPeriod := addSat(1, mulSat(int64(len(g.PartitionKeys)), workers)) // whole stream + every worker
+	perPeriod := addSat(1, workers) // whole stream + every worker
 
 	var total int64
 	for _, p := range g.Periods {
