@@ -351,3 +351,96 @@ func partitionKeys(words []string) []model.PartitionKey {
 	}
 	return out
 }
+
+// readGrid reads every value of cases and exclude, of every layer, and
+// returns the items of the values that take effect, and the frame the
+// failure labels are checked in: that of the smallest periods value of any
+// case. The cases are checked against fr and the file's intervals iv (ok
+// false when they have errors, iv nil when they are the lesson's).
+func (l *loader) readGrid(win map[string]*setting, fr frame, iv *parsed, ok bool, done []bool) (cases, exclude []*mapItem, labels frame) {
+	ff := fileFrame{frame: fr, failurePeriodSet: win["failure_period"] != nil}
+	switch {
+	case ok && iv == nil:
+		ff.intervals = Lesson("").Intervals
+	case ok && !iv.All:
+		ff.intervals = toInts[model.Interval](iv.Ints)
+	}
+	cases, exclude = l.readGridKeys(win, ff, done)
+	labels = fr
+	if cases != nil {
+		labels.minP = casesMinP(cases, fr.minP)
+	}
+	return cases, exclude, labels
+}
+
+// readGridKeys reads every value of cases and exclude, of every layer, and
+// returns the items of the values that take effect. The cases are checked
+// against ff; a value an override replaces is checked on its own.
+func (l *loader) readGridKeys(win map[string]*setting, ff fileFrame, done []bool) (cases, exclude []*mapItem) {
+	for _, s := range l.settings {
+		if s.Key != "cases" && s.Key != "exclude" {
+			continue
+		}
+		done[s.ID] = true
+		if s.Node == nil {
+			continue
+		}
+		c := checker{p: s.Place}
+		var items []*mapItem
+		switch {
+		case s.Key == "exclude":
+			items = c.readExclude(s.Node)
+		case win[s.Key] == s:
+			items = c.readCases(s.Node, ff)
+		default:
+			items = c.readCases(s.Node, fileFrame{})
+		}
+		l.errs = append(l.errs, c.errs...)
+		if win[s.Key] == s && s.Key == "cases" {
+			cases = items
+		} else if win[s.Key] == s {
+			exclude = items
+		}
+	}
+	return cases, exclude
+}
+
+// casesMinP is the smallest periods value of any case: a case's own, or
+// fileMinP for a case that sets none. A periods value with errors is left
+// out; 0 means none is known.
+func casesMinP(cases []*mapItem, fileMinP int) int {
+	minP := 0
+	for _, it := range cases {
+		p := fileMinP
+		if v := it.values["periods"]; v != nil {
+			p = int(slices.Min(v.Ints))
+		} else if it.nodes["periods"] != nil {
+			continue
+		}
+		if p > 0 && (minP == 0 || p < minP) {
+			minP = p
+		}
+	}
+	return minP
+}
+
+// fillGrid puts the cases and the exclusions that take effect into e,
+// whose other keys are filled, and checks them against each other. It
+// reports whether e is free of errors.
+func (l *loader) fillGrid(e *Experiment, win map[string]*setting, cases, exclude []*mapItem) bool {
+	if s := win["cases"]; s != nil {
+		for _, it := range cases {
+			e.Cases = append(e.Cases, caseGrid(e, it, s.Place.Lines))
+		}
+		l.errs = append(l.errs, checkCases(e, cases, s.Place)...)
+	}
+	if s := win["exclude"]; s != nil {
+		for _, it := range exclude {
+			e.Exclude = append(e.Exclude, exclusion(it, s.Place.Lines))
+		}
+		if len(l.errs) == 0 {
+			l.errs = append(l.errs, checkExclude(e, exclude, s.Place, s)...)
+		}
+	}
+	return len(l.errs) == 0
+}

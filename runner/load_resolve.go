@@ -65,17 +65,8 @@ func (l *loader) resolve() *Experiment {
 	if s := win["intervals"]; s != nil {
 		check(s, fr)
 	}
-	ff := fileFrame{frame: fr, failurePeriodSet: win["failure_period"] != nil}
-	if v, given, ok := value("intervals"); ok && !given {
-		ff.intervals = e.Intervals
-	} else if ok && !v.All {
-		ff.intervals = toInts[model.Interval](v.Ints)
-	}
-	cases, exclude := l.readGridKeys(win, ff, done)
-	labels := fr
-	if cases != nil {
-		labels.minP = casesMinP(cases, fr.minP)
-	}
+	iv, _, ivOK := value("intervals")
+	cases, exclude, labels := l.readGrid(win, fr, iv, ivOK, done)
 	for _, s := range l.settings {
 		switch {
 		case done[s.ID]:
@@ -96,75 +87,10 @@ func (l *loader) resolve() *Experiment {
 		return nil
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
-	if s := win["cases"]; s != nil {
-		for _, it := range cases {
-			e.Cases = append(e.Cases, caseGrid(&e, it, s.Place.Lines))
-		}
-		l.errs = append(l.errs, checkCases(&e, cases, s.Place)...)
-	}
-	if s := win["exclude"]; s != nil {
-		for _, it := range exclude {
-			e.Exclude = append(e.Exclude, exclusion(it, s.Place.Lines))
-		}
-		if len(l.errs) == 0 {
-			l.errs = append(l.errs, checkExclude(&e, exclude, s.Place, s)...)
-		}
-	}
-	if len(l.errs) > 0 {
+	if !l.fillGrid(&e, win, cases, exclude) {
 		return nil
 	}
 	return &e
-}
-
-// readGridKeys reads every value of cases and exclude, of every layer, and
-// returns the items of the values that take effect. The cases are checked
-// against ff; a value an override replaces is checked on its own.
-func (l *loader) readGridKeys(win map[string]*setting, ff fileFrame, done []bool) (cases, exclude []*mapItem) {
-	for _, s := range l.settings {
-		if s.Key != "cases" && s.Key != "exclude" {
-			continue
-		}
-		done[s.ID] = true
-		if s.Node == nil {
-			continue
-		}
-		c := checker{p: s.Place}
-		var items []*mapItem
-		switch {
-		case s.Key == "exclude":
-			items = c.readExclude(s.Node)
-		case win[s.Key] == s:
-			items = c.readCases(s.Node, ff)
-		default:
-			items = c.readCases(s.Node, fileFrame{})
-		}
-		l.errs = append(l.errs, c.errs...)
-		if win[s.Key] == s && s.Key == "cases" {
-			cases = items
-		} else if win[s.Key] == s {
-			exclude = items
-		}
-	}
-	return cases, exclude
-}
-
-// casesMinP is the smallest periods value of any case: a case's own, or
-// fileMinP for a case that sets none. A periods value with errors is left
-// out; 0 means none is known.
-func casesMinP(cases []*mapItem, fileMinP int) int {
-	minP := 0
-	for _, it := range cases {
-		p := fileMinP
-		if v := it.values["periods"]; v != nil {
-			p = int(slices.Min(v.Ints))
-		} else if it.nodes["periods"] != nil {
-			continue
-		}
-		if p > 0 && (minP == 0 || p < minP) {
-			minP = p
-		}
-	}
-	return minP
 }
 
 // checkDefaults checks the lesson's values of the keys no layer sets
