@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -189,5 +191,32 @@ func compareRows(t *testing.T, name string, got, want [][]results.Value) {
 			t.Errorf("%s row %d = %v\nwant %v", name, i, got[i], want[i])
 			return
 		}
+	}
+}
+
+// BenchmarkGridTableExcluded writes grid.csv of 100 sources of every
+// interval (121 × 7 workers × 21 probabilities per source), without and
+// with three exclude entries, to show what checking each point costs.
+func BenchmarkGridTableExcluded(b *testing.B) {
+	const src = "name: x\nseeds: {from: 1, to: 100}\nsubscribers: 20\nperiods: 120\nintervals: all\n" +
+		"workers: [1, 2, 4, 8, 16, 32, 64]\nprobabilities: {from: 0, to: 1, step: 0.05}\nfailure_period: 2026-09\n"
+	const exclude = "exclude:\n  - {workers: 64, interval: [1, 2, 3]}\n  - {probability: 0, interval: none}\n  - {seed: [3, 5], workers: 32}\n"
+	for _, tt := range []struct{ name, src string }{{"none", src}, {"three", src + exclude}} {
+		e, err := LoadBytes("x.yaml", []byte(tt.src), Overrides{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Evaluate(context.Background(), e, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := results.WriteCSV(io.Discard, res.GridTable()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(e.GridRows()), "rows/op")
+		})
 	}
 }
