@@ -83,9 +83,9 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	var faults []model.Faults
 	parts := e.partitionings()
 	var total int64
-	for _, gs := range e.gridSources() {
-		s, src := len(res.Sources), gs.Source
-		res.Sources = append(res.Sources, &SourceResult{Source: src, Grid: gs.Grid})
+	gridSources := e.gridSources()
+	srcs, index := drawn(gridSources)
+	for s, src := range srcs {
 		faults = append(faults, src.Faults())
 		for lo := 0; lo < src.Subscribers; lo += chunkSize {
 			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
@@ -105,7 +105,7 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]*model.Tally, len(res.Sources))
+			mine := make([]*model.Tally, len(srcs))
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
@@ -113,7 +113,7 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 					return
 				}
 				t := tasks[i]
-				src := res.Sources[t.src].Source
+				src := srcs[t.src]
 				if mine[t.src] == nil {
 					mine[t.src] = model.NewTally(src.Periods, parts)
 				}
@@ -133,14 +133,19 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 		return nil, err
 	}
 
-	for s, sr := range res.Sources {
-		sum := model.NewTally(sr.Source.Periods, parts)
+	sums := make([]*model.Tally, len(srcs))
+	for s, src := range srcs {
+		sums[s] = model.NewTally(src.Periods, parts)
 		for _, mine := range tallies {
 			if mine[s] != nil {
-				sum.Merge(mine[s])
+				sums[s].Merge(mine[s])
 			}
 		}
-		sr.evaluate(e, sum, parts)
+	}
+	for i, gs := range gridSources {
+		sr := &SourceResult{Source: gs.Source, Grid: gs.Grid}
+		sr.evaluate(e, sums[index[i]], parts)
+		res.Sources = append(res.Sources, sr)
 	}
 	return res, nil
 }
@@ -177,7 +182,7 @@ type gridSource struct {
 // gridSources returns the sources of the experiment in table order: grid
 // by grid, and in each, seeds, then subscribers, then periods. A source
 // every point of which is excluded is left out. A source of two cases is
-// there twice, once for each.
+// there twice, once for each; it is drawn once (see drawn).
 func (e *Experiment) gridSources() []gridSource {
 	var out []gridSource
 	grids := e.Grids()
@@ -199,14 +204,23 @@ func (e *Experiment) gridSources() []gridSource {
 	return out
 }
 
-// sources returns the sources of the experiment in table order (see
-// gridSources).
-func (e *Experiment) sources() []model.Source {
-	var out []model.Source
-	for _, gs := range e.gridSources() {
-		out = append(out, gs.Source)
+// drawn returns the sources to draw for the grid sources gs: each source
+// once, in the order it first comes, and for each of gs the index of its
+// source. A source of several cases is drawn once: its tally counts the
+// partitionings of every grid.
+func drawn(gs []gridSource) (srcs []model.Source, index []int) {
+	at := make(map[model.Source]int, len(gs))
+	index = make([]int, len(gs))
+	for i, g := range gs {
+		s, ok := at[g.Source]
+		if !ok {
+			s = len(srcs)
+			at[g.Source] = s
+			srcs = append(srcs, g.Source)
+		}
+		index[i] = s
 	}
-	return out
+	return srcs, index
 }
 
 // partitionings returns the partitionings every source is counted over:

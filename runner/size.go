@@ -19,13 +19,18 @@ func (s *Sizes) add(o Sizes) {
 	s.FailureRows = addSat(s.FailureRows, o.FailureRows)
 }
 
-// Sizes returns the experiment's counts: the sum over its grids. A source
-// of several cases counts once per case, as each case draws its own; a
-// source whose every point is excluded is not drawn and does not count.
+// Sizes returns the experiment's counts: the sum over its grids, but for
+// sources, which are drawn once however many cases share them. A source
+// whose every point is excluded is not drawn and does not count.
 func (e *Experiment) Sizes() Sizes {
 	var total Sizes
-	for _, g := range e.Grids() {
+	grids := e.Grids()
+	for _, g := range grids {
 		total.add(e.GridSizes(&g))
+	}
+	if len(grids) > 1 && total.Sources > 1 {
+		srcs, _ := drawn(e.gridSources())
+		total.Sources = int64(len(srcs))
 	}
 	return total
 }

@@ -1,7 +1,8 @@
 package runner
 
 // countPoints counts the sizes of e by visiting every point of every
-// grid, as an independent check of Sizes. It gives up (ok false) when the
+// grid, as an independent check of Sizes; a source of several grids
+// counts once. It gives up (ok false) when the
 // grids hold more than limit points.
 func countPoints(e *Experiment, limit int64) (s Sizes, ok bool) {
 	var all int64
@@ -11,11 +12,12 @@ func countPoints(e *Experiment, limit int64) (s Sizes, ok bool) {
 	if all > limit {
 		return Sizes{}, false
 	}
+	seen := map[[3]int]bool{} // sources counted
 	for _, g := range e.Grids() {
 		for _, seed := range g.Seeds {
 			for _, n := range g.Subscribers {
 				for _, p := range g.Periods {
-					drawn := false
+					drawnHere := false
 					for _, key := range g.PartitionKeys {
 						for _, w := range g.Workers {
 							for _, k := range g.IntervalsFor(p) {
@@ -31,12 +33,13 @@ func countPoints(e *Experiment, limit int64) (s Sizes, ok bool) {
 								}
 								if left {
 									s.FailureRows += e.failureCount(p)
-									drawn = true
+									drawnHere = true
 								}
 							}
 						}
 					}
-					if drawn {
+					if key := [3]int{int(seed), n, p}; drawnHere && !seen[key] {
+						seen[key] = true
 						s.Sources++
 					}
 				}
