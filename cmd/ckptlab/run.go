@@ -94,6 +94,10 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string,
 		fs.Usage()
 		return f, nil, exitBadUser, true
 	}
+	if f.out == "" {
+		fmt.Fprintf(stderr, "ckptlab run: -o is empty; give a folder for the results, such as -o out\n")
+		return f, nil, exitBadUser, true
+	}
 	var err error
 	if f.formats, err = parseFormats(f.format); err != nil {
 		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
