@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -62,7 +65,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return interrupted(ctx, stderr)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
+			fmt.Fprintf(stderr, "ckptlab run: %s: %v%s\n", e.File, err, writeHint(err))
 			return exitFailed
 		}
 		checked, differ = checked+n, differ+d
@@ -146,4 +149,16 @@ func parseFormats(s string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// writeHint says what to do about a write that failed for want of space or
+// permission, or nothing for another error.
+func writeHint(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "; the previous results are unchanged: free space on that disk, or write elsewhere with -o"
+	case errors.Is(err, fs.ErrPermission):
+		return "; the previous results are unchanged: make the folder writable, or write elsewhere with -o"
+	}
+	return ""
 }
