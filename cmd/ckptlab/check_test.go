@@ -60,8 +60,8 @@ func TestRunCheck(t *testing.T) {
 			},
 			wantCode: exitFailed,
 			wantOut: []string{
-				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  line 7:\n    want ",
-				",201,",
+				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  in the column subscribers\n" +
+					"  failures.csv row 6, subscribers: want 200, got 201\n",
 				"1 of 5 files differ from what the experiments give now\n",
 			},
 		},
