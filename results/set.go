@@ -197,8 +197,8 @@ func (s Set) files(formats []string) ([]setFile, error) {
 				return xlsxWriter{scratch: scratch}.write(ctx, w, s)
 			}})
 		case FormatMD:
-			out = append(out, setFile{s.Name + ".md", func(_ context.Context, w io.Writer, _ string) error {
-				return WriteMarkdown(w, s)
+			out = append(out, setFile{s.Name + ".md", func(ctx context.Context, w io.Writer, _ string) error {
+				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
 		default:
 			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)

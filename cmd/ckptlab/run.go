@@ -144,7 +144,11 @@ func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stder
 	if err != nil {
 		return 0, 0, err
 	}
-	set := withRowsProgress(res.Set(f.formats.list), e.GridRows(), stderr, f.quiet)
+	set, err := buildSet(ctx, res, f.formats.list)
+	if err != nil {
+		return 0, 0, err
+	}
+	set = withRowsProgress(set, e.GridRows(), stderr, f.quiet)
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats.list, stdout)
 	}
@@ -183,4 +187,18 @@ func writeHint(err error) string {
 		return "; the previous results are unchanged: make the folder writable, or write elsewhere with -o"
 	}
 	return ""
+}
+
+// buildSet returns the set of res, whose lesson's views take time to build
+// for a long sweep and do not look at ctx: when ctx is done first, buildSet
+// returns at once and leaves them to the exiting process.
+func buildSet(ctx context.Context, res *runner.Result, formats []string) (results.Set, error) {
+	done := make(chan results.Set, 1)
+	go func() { done <- res.Set(formats) }()
+	select {
+	case set := <-done:
+		return set, nil
+	case <-ctx.Done():
+		return results.Set{}, context.Cause(ctx)
+	}
 }
