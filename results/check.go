@@ -99,12 +99,18 @@ func plural(n int, one, many string) string {
 // there: a workbook is rendered to a temporary file outside dir, text files
 // are compared as they are rendered. It returns a Difference per file that
 // differs or is missing, in the order of Files, and none when every file is
-// as the set renders it.
+// as the set renders it. It holds the folder's shared lock meanwhile, so it
+// compares the files of one set, never those of a write swapping in.
 func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := readLock(ctx, dir, s.Name) // not while a run swaps its set in
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var diffs []Difference
 	for _, f := range files {
 		path := filepath.Join(dir, s.Name, f.name)

@@ -53,19 +53,40 @@ func stagingPattern(name string) string { return "." + name + ".tmp-*" }
 // shard) holds it while it does. The wait ends with ctx's error when ctx is
 // done. The lock goes with the process: a killed process releases it.
 func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error) {
-	path := filepath.Join(dir, "."+name+".lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(lockPath(dir, name), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
 	}
+	return flock(ctx, f, syscall.LOCK_EX)
+}
+
+// readLock takes the shared lock of dir/<name>/, which a write's exclusive
+// lock excludes, so that a reader sees the files of one set. Where there
+// is no lock file, no set was ever written, and it takes none.
+func readLock(ctx context.Context, dir, name string) (unlock func(), err error) {
+	f, err := os.Open(lockPath(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+	}
+	return flock(ctx, f, syscall.LOCK_SH)
+}
+
+func lockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
+
+// flock locks f, polling so that it can give up when ctx is done; it
+// closes f on failure, and the returned unlock closes it.
+func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			return func() { f.Close() }, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			f.Close()
-			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", path, err)
+			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", f.Name(), err)
 		}
 		select {
 		case <-ctx.Done():

@@ -137,3 +137,26 @@ func TestWriteRefusesAnEmptyFolderName(t *testing.T) {
 		t.Errorf("Write to \"\" = %v, want an error", err)
 	}
 }
+
+// TestCheckWaitsForAWrite holds the folder's write lock: a check waits for
+// it rather than read a folder being swapped, and gives up with its context.
+func TestCheckWaitsForAWrite(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	if err := set.Write(out, []string{"csv"}); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := results.LockFolder(context.Background(), out, set.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := set.Check(ctx, out, []string{"csv"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a check while a write holds the lock returned %v, want it to wait until cancelled", err)
+	}
+	unlock()
+	if diffs, err := set.Check(context.Background(), out, []string{"csv"}); err != nil || len(diffs) != 0 {
+		t.Errorf("Check = %v, %v; want no difference", diffs, err)
+	}
+}
