@@ -94,3 +94,27 @@ func TestErrorsCapped(t *testing.T) {
 		t.Errorf("last line %q, want %q", lines[MaxErrorsShown], want)
 	}
 }
+
+// TestFlowHints checks which --set values get a hint about the space
+// after a colon: only flow mappings that lack it, and only with errors.
+func TestFlowHints(t *testing.T) {
+	tests := []struct {
+		set  string
+		hint string // "" for none
+	}{
+		{"workers={from:1,to:4}", "(want --set 'workers={from: 1, to: 4}')"},
+		{"probabilities={from: 0,to:1, step: 0.5}", "(want --set 'probabilities={from: 0, to: 1, step: 0.5}')"},
+		{"workers={from: 1, to: 0}", ""}, // an error, but written right
+		{"intervals=[none,4,99]", ""},    // no mapping
+	}
+	for _, tt := range tests {
+		_, err := LoadBytes("x.yaml", []byte("name: x\n"), Overrides{Sets: []string{tt.set}})
+		if err == nil {
+			t.Fatalf("--set %s: no error", tt.set)
+		}
+		hinted := strings.Contains(err.Error(), "hint: in YAML flow syntax a colon takes a space after it")
+		if hinted != (tt.hint != "") || !strings.Contains(err.Error(), tt.hint) {
+			t.Errorf("--set %s:\n%v\nwant hint %q", tt.set, err, tt.hint)
+		}
+	}
+}
