@@ -60,6 +60,16 @@ func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error
 	return flock(ctx, f, syscall.LOCK_EX)
 }
 
+// lockWaitKey is the context key of OnLockWait's function.
+type lockWaitKey struct{}
+
+// OnLockWait returns a context with which a write or a check that finds the
+// output folder locked by another process calls wait, once, with the
+// folder's path, before it waits: a command tells its user why it pauses.
+func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, wait)
+}
+
 // readLock takes the shared lock of dir/<name>/, which a write's exclusive
 // lock excludes, so that a reader sees the files of one set. Where there
 // is no lock file, no set was ever written, and it takes none.
@@ -79,7 +89,7 @@ func lockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lo
 // flock locks f, polling so that it can give up when ctx is done; it
 // closes f on failure, and the returned unlock closes it.
 func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
-	for {
+	for told := false; ; told = true {
 		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			return func() { f.Close() }, nil
@@ -87,6 +97,10 @@ func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) 
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			f.Close()
 			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", f.Name(), err)
+		}
+		if wait, ok := ctx.Value(lockWaitKey{}).(func(string)); ok && !told {
+			dir, base := filepath.Split(f.Name())
+			wait(filepath.Join(dir, strings.TrimSuffix(strings.TrimPrefix(base, "."), ".lock")))
 		}
 		select {
 		case <-ctx.Done():

@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"ckptlab/results"
 )
 
 // helper returns a command that runs ckptlab with args in a process of its
@@ -222,4 +226,55 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("the failed run changed the folder: %v", keys(after))
 	}
 	checkBeside(t, out)
+}
+
+// syncBuffer is a buffer two goroutines can share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunSaysItWaits holds the folder's lock as another run would: run
+// says on stderr that it waits, then writes once the lock is free.
+func TestRunSaysItWaits(t *testing.T) {
+	out := t.TempDir()
+	unlock, err := results.LockFolder(context.Background(), out, "lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- Main([]string{"run", "-q", "-o", out, "--format", "csv", lessonFile}, &stdout, &stderr)
+	}()
+	want := "ckptlab run: another ckptlab is writing " + filepath.Join(out, "lesson") + "; waiting for it to finish (Ctrl-C to give up)\n"
+	for stderr.String() != want {
+		select {
+		case code := <-done:
+			t.Fatalf("run exited %d while the folder was locked; stderr: %s", code, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "lesson")); err == nil {
+		t.Error("run wrote its folder while another held the lock")
+	}
+	unlock()
+	if code := <-done; code != exitOK {
+		t.Errorf("run exited %d; stderr: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "lesson", "grid.csv")); err != nil {
+		t.Errorf("run wrote no grid.csv once the lock was free: %v", err)
+	}
 }

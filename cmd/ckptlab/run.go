@@ -86,6 +86,9 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 
 	ctx, stop := interruptContext()
 	defer stop()
+	ctx = results.OnLockWait(ctx, func(folder string) {
+		fmt.Fprintf(stderr, "ckptlab run: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", folder)
+	})
 	var checked, differ int
 	for _, e := range exps {
 		n, d, err := runOne(ctx, e, f, stdout, stderr)
