@@ -102,7 +102,8 @@ func TestWritePlan(t *testing.T) {
   periods          12
   partition_key    subscriber
   workers          4
-  state_rows       200
+  state_rows       subscribers
+  risk_level       0.95
   probabilities    1, 0.75, 0.5, 0.25
   intervals        none, 6, 4, 3, 2, 1
   start            2026-01
@@ -116,6 +117,8 @@ func TestWritePlan(t *testing.T) {
   memory           at most 1 MiB of counts and views
   writes           out/lesson/grid.csv
                    out/lesson/failures.csv
+                   out/lesson/decisions.csv
+                   out/lesson/breakeven.csv
                    out/lesson/lesson.xlsx
                    out/lesson/lesson.md
 `

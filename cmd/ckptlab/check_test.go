@@ -46,7 +46,7 @@ func TestRunCheck(t *testing.T) {
 			name:     "as written",
 			formats:  "csv,xlsx,md",
 			wantCode: exitOK,
-			wantOut:  []string{"all 4 files are as the experiments give them\n"},
+			wantOut:  []string{"all 6 files are as the experiments give them\n"},
 		},
 		{
 			name:    "a changed row",
@@ -62,7 +62,7 @@ func TestRunCheck(t *testing.T) {
 			wantOut: []string{
 				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  line 7:\n    want ",
 				",201,",
-				"1 of 4 files differ from what the experiments give now\n",
+				"1 of 6 files differ from what the experiments give now\n",
 			},
 		},
 		{
@@ -81,7 +81,7 @@ func TestRunCheck(t *testing.T) {
 				filepath.Join("lesson", "lesson.xlsx") + ": differs in ",
 				"sheet grid",
 				filepath.Join("lesson", "lesson.md") + ": missing\n",
-				"2 of 4 files differ",
+				"2 of 6 files differ",
 			},
 		},
 		{
@@ -89,7 +89,7 @@ func TestRunCheck(t *testing.T) {
 			formats:  "csv",
 			spoil:    func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.xlsx")) },
 			wantCode: exitOK,
-			wantOut:  []string{"all 2 files are as the experiments give them\n"},
+			wantOut:  []string{"all 4 files are as the experiments give them\n"},
 		},
 	}
 	for _, tt := range tests {
@@ -136,7 +136,7 @@ func TestRunDefaultFormats(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
+	if want := []string{"breakeven.csv", "decisions.csv", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
 		t.Errorf("run wrote %v, want %v (csv and xlsx by default, nothing else)", names, want)
 	}
 }
