@@ -104,7 +104,7 @@ func (r *Result) summary(groups []*breakeven, ds []*decision) []string {
 		out = append(out, groupTitle(b.sr, b.stateRows)+": "+pieceList(b))
 	}
 	if more := len(groups) - len(shown); more > 0 {
-		out = append(out, fmt.Sprintf("… and %s more in breakeven.csv", count(more, "envelope")))
+		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", more, plural(more, "envelope")))
 	}
 	return out
 }
@@ -125,7 +125,7 @@ func pieceList(b *breakeven) string {
 	}
 	s := strings.Join(parts, ", ")
 	if more := len(b.pieces) - maxPiecesShown; more > 0 {
-		s += fmt.Sprintf(", and %d more pieces", more)
+		s += fmt.Sprintf(", and %d more %s", more, plural(more, "piece"))
 	}
 	return s
 }
@@ -164,9 +164,12 @@ func decimal(r interface{ IsInt() bool }) string {
 }
 
 // count writes n and a noun, plural unless n is 1.
-func count(n int, noun string) string {
+func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun) }
+
+// plural is the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
 	if n == 1 {
-		return "1 " + noun
+		return noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return noun + "s"
 }
