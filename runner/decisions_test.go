@@ -109,7 +109,7 @@ func TestHeadlineIsShort(t *testing.T) {
 	if !strings.HasPrefix(h[0], "big: 198 decisions") {
 		t.Errorf("first line %q, want the experiment's name and the count of decisions", h[0])
 	}
-	if last := h[len(h)-1]; !strings.Contains(last, "more in breakeven.csv") {
+	if last := h[len(h)-1]; !strings.HasSuffix(last, "more envelopes in breakeven.csv") {
 		t.Errorf("last line %q, want a pointer to the envelopes not shown", last)
 	}
 	if again := r.Headline(); !slices.Equal(h, again) {
