@@ -343,3 +343,19 @@ func TestEnvelopeStartRule(t *testing.T) {
 		t.Errorf("Probability(11/18) = %v", got)
 	}
 }
+
+// eval returns C + p·S/n exactly, straight from the definition.
+func eval(l Line, p *big.Rat, n *big.Int) *big.Rat {
+	v := new(big.Rat).SetFrac(big.NewInt(l.Sum), n)
+	v.Mul(v, p)
+	return v.Add(v, new(big.Rat).SetInt64(l.Certain))
+}
+
+func TestOptimumTiesToTheEarlier(t *testing.T) {
+	// With no rows and no state, every interval costs 0: none, the first
+	// in the order none, P, …, 1, wins.
+	sums := Sums(model.NewRecovery(make([]int64, 12)), 12, defaultFailures(12))
+	if k, e := Optimum(sums, 11, 1, 0); k != model.None || e != 0 {
+		t.Errorf("Optimum of equal costs = %s (%v), want none (0)", k, e)
+	}
+}

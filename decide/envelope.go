@@ -18,71 +18,63 @@ type Piece struct {
 
 // Envelope returns the lower envelope of the lines on p in [0, 1], in
 // increasing p, computed exactly: the lines meet at
-// p = (C_j − C_i)·n / (S_i − S_j), a rational that big.Rat holds without
-// rounding. At p = 0, and after each breakpoint, the line taken is the least
-// there, then the one with the least slope, then the first in lines; a line
-// identical to an earlier one is never taken, and pieces of zero width are
-// left out. It takes O(pieces × lines) steps, at most O(lines²).
+// p = (C_j − C_i)·n / (S_i − S_j), a rational held without rounding. At
+// p = 0, and after each breakpoint, the line taken is the least there, then
+// the one with the least slope, then the first in lines; a line identical to
+// an earlier one is never taken, and pieces of zero width are left out. It
+// takes O(pieces × lines) steps of integer arithmetic (math/big, so that no
+// product overflows), at most O(lines²).
 func Envelope(lines []Line, n int) []Piece {
 	if len(lines) == 0 {
 		return nil
 	}
 	bn := big.NewInt(int64(n))
-	// better compares lines at p: a smaller E, then a smaller slope, then
-	// the earlier line wins.
-	better := func(i, j int, p *big.Rat) bool {
-		ei, ej := eval(lines[i], p, bn), eval(lines[j], p, bn)
-		if c := ei.Cmp(ej); c != 0 {
-			return c < 0
+	var x, y, least, nb big.Int
+	// pick returns the line taken just after p = a/b: at p, E·n·b =
+	// C·n·b + S·a are integers that order as the totals do.
+	pick := func(a, b *big.Int) int {
+		nb.Mul(bn, b)
+		best := -1
+		for i, l := range lines {
+			x.Mul(x.SetInt64(l.Certain), &nb)
+			x.Add(&x, y.Mul(y.SetInt64(l.Sum), a))
+			c := 0
+			if best >= 0 {
+				c = x.Cmp(&least)
+			}
+			if best < 0 || c < 0 || (c == 0 && l.Sum < lines[best].Sum) {
+				best = i
+				least.Set(&x)
+			}
 		}
-		if lines[i].Sum != lines[j].Sum {
-			return lines[i].Sum < lines[j].Sum
-		}
-		return i < j
+		return best
 	}
-	from := new(big.Rat)
-	cur := 0
-	for i := range lines {
-		if better(i, cur, from) {
-			cur = i
-		}
-	}
-	one := big.NewRat(1, 1)
+	a, b := big.NewInt(0), big.NewInt(1) // the piece starts at a/b
+	cur := pick(a, b)
 	var out []Piece
 	for {
-		// The next breakpoint: the nearest crossing of a line of smaller
-		// slope. Every such line lies strictly above at from, so it
-		// crosses after from.
-		var next *big.Rat
+		// The next breakpoint: the nearest crossing num/den of a line of
+		// smaller slope. Every such line lies strictly above at a/b, so
+		// it crosses after a/b.
+		var num, den *big.Int
 		for _, l := range lines {
 			if l.Sum >= lines[cur].Sum {
 				continue
 			}
-			num := new(big.Int).Mul(big.NewInt(l.Certain-lines[cur].Certain), bn)
-			t := new(big.Rat).SetFrac(num, big.NewInt(lines[cur].Sum-l.Sum))
-			if next == nil || t.Cmp(next) < 0 {
-				next = t
+			nj := new(big.Int).Mul(big.NewInt(l.Certain-lines[cur].Certain), bn)
+			dj := big.NewInt(lines[cur].Sum - l.Sum)
+			if num == nil || x.Mul(nj, den).Cmp(y.Mul(num, dj)) < 0 {
+				num, den = nj, dj
 			}
 		}
-		if next == nil || next.Cmp(one) >= 0 {
-			out = append(out, Piece{Line: cur, From: from, To: one})
-			return out
+		from := new(big.Rat).SetFrac(a, b)
+		if num == nil || num.Cmp(den) >= 0 {
+			return append(out, Piece{Line: cur, From: from, To: big.NewRat(1, 1)})
 		}
-		out = append(out, Piece{Line: cur, From: from, To: next})
-		from = next
-		for i := range lines {
-			if better(i, cur, from) {
-				cur = i
-			}
-		}
+		out = append(out, Piece{Line: cur, From: from, To: new(big.Rat).SetFrac(num, den)})
+		a, b = num, den
+		cur = pick(a, b)
 	}
-}
-
-// eval returns C + p·S/n exactly.
-func eval(l Line, p *big.Rat, n *big.Int) *big.Rat {
-	v := new(big.Rat).SetFrac(big.NewInt(l.Sum), n)
-	v.Mul(v, p)
-	return v.Add(v, new(big.Rat).SetInt64(l.Certain))
 }
 
 // Fraction writes a breakpoint in lowest terms, "11/18", or as a whole
