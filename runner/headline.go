@@ -30,22 +30,32 @@ func (r *Result) Headline() []string {
 	return out
 }
 
+// headline holds at most maxHeadline envelopes and, for a small grid, its
+// few decisions: a large grid's decisions are counted as they stream by,
+// so the headline's memory does not grow with the grid.
 func (r *Result) headline() []string {
+	ngroups := 0
+	for _, sr := range r.Sources {
+		ngroups += len(r.Exp.StateRowsFor(sr.Source.Subscribers))
+	}
 	var groups []*breakeven
 	for b := range r.breakevens {
+		if len(groups) == maxHeadline {
+			break
+		}
 		groups = append(groups, b)
 	}
-	var ds []*decision
-	for d := range r.decisions {
-		ds = append(ds, d)
-	}
 	probs := len(r.Exp.Probabilities)
-	titled := len(groups) > 1
+	titled := ngroups > 1
 	perGroup := 1 + probs
 	if titled {
 		perGroup++
 	}
-	if len(groups)*perGroup <= maxHeadline {
+	if ngroups*perGroup <= maxHeadline {
+		var ds []*decision
+		for d := range r.decisions {
+			ds = append(ds, d)
+		}
 		var out []string
 		for g, b := range groups {
 			if titled {
@@ -58,16 +68,18 @@ func (r *Result) headline() []string {
 		}
 		return out
 	}
-	return r.summary(groups, ds)
+	return r.summary(ngroups, groups)
 }
 
-// summary is the headline of a large grid: counts over every decision and
-// the largest gain of an undeclared interval.
-func (r *Result) summary(groups []*breakeven, ds []*decision) []string {
+// summary is the headline of a large grid: counts over every decision, the
+// largest gain of an undeclared interval, and the first of the ngroups
+// envelopes.
+func (r *Result) summary(ngroups int, groups []*breakeven) []string {
 	alpha := shortFloat(r.Exp.RiskLevel)
-	var sameWorst, sameTail, beaten int
+	var n, sameWorst, sameTail, beaten int
 	var gain *decision
-	for _, d := range ds {
+	for d := range r.decisions {
+		n++
 		if d.worst == d.best {
 			sameWorst++
 		}
@@ -81,10 +93,9 @@ func (r *Result) summary(groups []*breakeven, ds []*decision) []string {
 			}
 		}
 	}
-	n := len(ds)
 	out := []string{
 		fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv, %s in breakeven.csv",
-			count(n, "decision"), count(len(groups), "envelope")),
+			count(n, "decision"), count(ngroups, "envelope")),
 		fmt.Sprintf("the worst case picks the interval the expected total picks in %d of %d decisions; the tail at risk level %s in %d", sameWorst, n, alpha, sameTail),
 	}
 	if gain == nil {
@@ -97,13 +108,13 @@ func (r *Result) summary(groups []*breakeven, ds []*decision) []string {
 			fmt.Sprintf("  interval %s at %s against %s's %s", gain.optimal, total(gain.optimalTotal), ks[gain.best], total(gain.bestTotal)))
 	}
 	shown := groups
-	if room := maxHeadline - len(out); len(groups) > room {
+	if room := maxHeadline - len(out); ngroups > room {
 		shown = groups[:room-1]
 	}
 	for _, b := range shown {
 		out = append(out, groupTitle(b.sr, b.stateRows)+": "+pieceList(b))
 	}
-	if more := len(groups) - len(shown); more > 0 {
+	if more := ngroups - len(shown); more > 0 {
 		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", more, plural(more, "envelope")))
 	}
 	return out
