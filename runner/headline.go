@@ -78,8 +78,13 @@ func (r *Result) summary(ngroups int, groups []*breakeven) []string {
 	alpha := shortFloat(r.Exp.RiskLevel)
 	var n, sameWorst, sameTail, beaten int
 	var gain *decision
+	var picks [3]tally // expected, worst case, tail
 	for d := range r.decisions {
 		n++
+		ks := d.sr.Intervals
+		picks[0].add(ks[d.best].String())
+		picks[1].add(ks[d.worst].String())
+		picks[2].add(ks[d.tail].String())
 		if d.worst == d.best {
 			sameWorst++
 		}
@@ -97,6 +102,7 @@ func (r *Result) summary(ngroups int, groups []*breakeven) []string {
 		fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv, %s in breakeven.csv",
 			count(n, "decision"), count(ngroups, "envelope")),
 		fmt.Sprintf("the worst case picks the interval the expected total picks in %d of %d decisions; the tail at risk level %s in %d", sameWorst, n, alpha, sameTail),
+		fmt.Sprintf("picked most often: by expected total %s, by worst case %s, by the tail %s", picks[0], picks[1], picks[2]),
 	}
 	if gain == nil {
 		out = append(out, "the optimum over every interval is a declared interval in every decision")
@@ -183,4 +189,34 @@ func plural(n int, noun string) string {
 		return noun
 	}
 	return noun + "s"
+}
+
+// tally counts how often each interval is picked, in order of first pick.
+type tally struct {
+	names  []string
+	counts []int
+}
+
+func (t *tally) add(name string) {
+	if i := slices.Index(t.names, name); i >= 0 {
+		t.counts[i]++
+		return
+	}
+	t.names, t.counts = append(t.names, name), append(t.counts, 1)
+}
+
+// String writes the interval picked most often, the first picked on ties,
+// and how often: "4 (21 of 21)".
+func (t tally) String() string {
+	best, total := 0, 0
+	for i, c := range t.counts {
+		total += c
+		if c > t.counts[best] {
+			best = i
+		}
+	}
+	if total == 0 {
+		return "nothing"
+	}
+	return fmt.Sprintf("%s (%d of %d)", t.names[best], t.counts[best], total)
 }
