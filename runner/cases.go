@@ -97,6 +97,19 @@ func (g *Grid) IntervalsFor(p int) []model.Interval {
 	return out
 }
 
+// StateRowsFor returns the state rows of a source of n subscribers, in
+// declared order: the declared numbers, and n for the word subscribers.
+func (g *Grid) StateRowsFor(n int) []int {
+	out := make([]int, len(g.StateRows))
+	for i, v := range g.StateRows {
+		out[i] = v
+		if v == SubscriberState {
+			out[i] = n
+		}
+	}
+	return out
+}
+
 // intervalCount is len(g.IntervalsFor(p)) without building the list.
 func (g *Grid) intervalCount(p int) int64 {
 	if g.IntervalsAll {
@@ -109,8 +122,15 @@ func (g *Grid) intervalCount(p int) int64 {
 func (x *Exclusion) Matches(p Point) bool {
 	return lists(x.Seeds, p.Seed) && lists(x.Subscribers, p.Subscribers) &&
 		lists(x.Periods, p.Periods) && lists(x.PartitionKeys, p.PartitionKey) &&
-		lists(x.Workers, p.Workers) && lists(x.StateRows, p.StateRows) &&
+		lists(x.Workers, p.Workers) && x.listsStateRows(p.StateRows, p.Subscribers) &&
 		lists(x.Probabilities, p.Probability) && lists(x.Intervals, p.Interval)
+}
+
+// listsStateRows reports whether the entry takes in the state rows of a
+// point of a source of n subscribers: the number, or, for the word
+// subscribers, n.
+func (x *Exclusion) listsStateRows(v, n int) bool {
+	return lists(x.StateRows, v) || v == n && slices.Contains(x.StateRows, SubscriberState)
 }
 
 // lists reports whether an entry's values of one axis take in v: a nil
@@ -144,7 +164,7 @@ func (g *Grid) axisText(key string, join func(values []string) string, float fun
 	case "workers":
 		return joinWith(g.Workers, strconv.Itoa, join)
 	case "state_rows":
-		return joinWith(g.StateRows, strconv.Itoa, join)
+		return joinWith(g.StateRows, stateRowsText, join)
 	case "probabilities":
 		return joinWith(g.Probabilities, float, join)
 	case "intervals":

@@ -38,14 +38,22 @@ func firstShared[T comparable](a, b []T) (T, bool) {
 // would come from two cases, and best would compare only some of them.
 // point says which of the two it is; ok is false when the grids are apart.
 func shared(a, b *Grid) (p Point, point, ok bool) {
-	var oks [7]bool
+	var oks [6]bool
 	p.Seed, oks[0] = firstShared(a.Seeds, b.Seeds)
-	p.Subscribers, oks[1] = firstShared(a.Subscribers, b.Subscribers)
-	p.Periods, oks[2] = firstShared(a.Periods, b.Periods)
-	p.PartitionKey, oks[3] = firstShared(a.PartitionKeys, b.PartitionKeys)
-	p.Workers, oks[4] = firstShared(a.Workers, b.Workers)
-	p.StateRows, oks[5] = firstShared(a.StateRows, b.StateRows)
-	p.Probability, oks[6] = firstShared(a.Probabilities, b.Probabilities)
+	p.Periods, oks[1] = firstShared(a.Periods, b.Periods)
+	p.PartitionKey, oks[2] = firstShared(a.PartitionKeys, b.PartitionKeys)
+	p.Workers, oks[3] = firstShared(a.Workers, b.Workers)
+	p.Probability, oks[4] = firstShared(a.Probabilities, b.Probabilities)
+	// state rows compare as the tables show them: the word subscribers is
+	// the source's subscribers
+	for _, n := range b.Subscribers {
+		if slices.Contains(a.Subscribers, n) {
+			if p.StateRows, oks[5] = firstShared(a.StateRowsFor(n), b.StateRowsFor(n)); oks[5] {
+				p.Subscribers = n
+				break
+			}
+		}
+	}
 	if slices.Contains(oks[:], false) {
 		return Point{}, false, false
 	}

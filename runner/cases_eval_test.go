@@ -222,3 +222,91 @@ func BenchmarkGridTableExcluded(b *testing.B) {
 		})
 	}
 }
+
+// TestCasesDecisionsEqualSeparateRuns checks that without exclusions
+// decisions.csv and breakeven.csv of a file with cases are those of one
+// run per case, concatenated, a row that repeats an earlier one of another
+// case (cases 0 and 2 share their source) left out.
+func TestCasesDecisionsEqualSeparateRuns(t *testing.T) {
+	src, _, _ := strings.Cut(casesFile, "exclude:")
+	e, err := LoadBytes("union.yaml", []byte(src), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := evaluate(t, *e)
+	var decisions, breakeven [][]results.Value
+	for _, g := range e.Cases {
+		sep := evaluate(t, separate(e, g))
+		decisions = appendNew(decisions, rowsOf(sep.DecisionsTable()), 5)
+		breakeven = appendNew(breakeven, rowsOf(sep.BreakevenTable()), 4)
+	}
+	compareRows(t, "decisions", rowsOf(res.DecisionsTable()), decisions)
+	compareRows(t, "breakeven", rowsOf(res.BreakevenTable()), breakeven)
+}
+
+// appendNew appends the groups of rows (rows equal in their first key
+// columns) that dst does not hold yet.
+func appendNew(dst, rows [][]results.Value, key int) [][]results.Value {
+	have := map[string]bool{}
+	for _, row := range dst {
+		have[comboKey(row[:key-1], row[key-1])] = true
+	}
+	for _, row := range rows {
+		if !have[comboKey(row[:key-1], row[key-1])] {
+			dst = append(dst, row)
+		}
+	}
+	return dst
+}
+
+// TestExcludedDecisions checks that the decisions weigh only the
+// intervals left: the lesson without interval 4 at probability 1, where
+// it is best by the expected total and by the worst case.
+func TestExcludedDecisions(t *testing.T) {
+	src := "name: x\nexclude:\n  - {interval: 4, probability: 1}\n"
+	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := evaluate(t, *e)
+	whole := evaluate(t, Lesson("x"))
+	wantBest := map[float64]string{} // from grid.csv's best rows
+	for _, row := range rowsOf(res.GridTable()) {
+		if row[len(results.GridColumns)-1-2].Bool { // best
+			wantBest[row[6].Float] = row[7].Text
+		}
+	}
+	rows, before := rowsOf(res.DecisionsTable()), rowsOf(whole.DecisionsTable())
+	if len(rows) != 4 || len(before) != 4 {
+		t.Fatalf("%d and %d decisions, want 4", len(rows), len(before))
+	}
+	for i, row := range rows {
+		prob := row[4].Float
+		if got := row[5].Text; got != wantBest[prob] {
+			t.Errorf("probability %v: best_interval %s, grid.csv's best is %s", prob, got, wantBest[prob])
+		}
+		if was := before[i][5].Text; prob != 1 && row[5].Text != was || prob == 1 && (was != "4" || row[5].Text == "4") {
+			t.Errorf("probability %v: best_interval %s, %s without exclusions", prob, row[5].Text, was)
+		}
+		if prob == 1 && (row[7].Text == "4" || before[i][7].Text != "4") {
+			t.Errorf("probability 1: worst_case_interval %s, %s without exclusions", row[7].Text, before[i][7].Text)
+		}
+	}
+	// Interval 4 is left at other probabilities: the envelope has it. Left
+	// out at every one, the envelope is over the others, still from 0 to 1.
+	has4 := func(src string) (bool, string) {
+		e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := rowsOf(evaluate(t, *e).BreakevenTable())
+		found := slices.ContainsFunc(rows, func(row []results.Value) bool { return row[4].Text == "4" })
+		return found, rows[0][7].Text + ".." + rows[len(rows)-1][8].Text
+	}
+	if found, span := has4(src); !found || span != "0..1" {
+		t.Errorf("breakeven without interval 4 at probability 1: has 4 %v, spans %s; want true, 0..1", found, span)
+	}
+	if found, span := has4("name: x\nexclude: [{interval: 4}]\n"); found || span != "0..1" {
+		t.Errorf("breakeven without interval 4: has 4 %v, spans %s; want false, 0..1", found, span)
+	}
+}

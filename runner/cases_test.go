@@ -127,6 +127,7 @@ func TestConfigOfCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	back.Origins = e.Origins // all --set here
 	for i := range back.Cases {
 		back.Cases[i].Line = e.Cases[i].Line
 	}

@@ -18,7 +18,7 @@ func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows in
 			maskOf(s.Periods, x, func(x *Exclusion) []int { return x.Periods }) &
 			maskOf(pr.Key, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }) &
 			maskOf(pr.Partitioning.Workers, x, func(x *Exclusion) []int { return x.Workers }) &
-			maskOf(stateRows, x, func(x *Exclusion) []int { return x.StateRows }) &
+			stateRowsMask(stateRows, s.Subscribers, x) &
 			maskOf(prob, x, func(x *Exclusion) []float64 { return x.Probabilities })
 	}
 	for _, k := range sr.Intervals {
@@ -35,7 +35,7 @@ func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int,
 		parts = sr.Parts
 	}
 	if stateRows == nil {
-		stateRows = sr.Grid.StateRows
+		stateRows = sr.Grid.StateRowsFor(sr.Source.Subscribers)
 	}
 	if probs == nil {
 		probs = sr.Grid.Probabilities

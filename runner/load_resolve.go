@@ -87,6 +87,7 @@ func (l *loader) resolve() *Experiment {
 		return nil
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
+	e.Origins = l.origins(win)
 	if !l.fillGrid(&e, win, cases, exclude) {
 		return nil
 	}
@@ -181,6 +182,9 @@ func (l *loader) fill(e *Experiment, value func(key string) *parsed) {
 	}
 	if v := value("state_rows"); v != nil {
 		e.StateRows = toInts[int](v.Ints)
+	}
+	if v := value("risk_level"); v != nil {
+		e.RiskLevel = v.Floats[0]
 	}
 	if v := value("probabilities"); v != nil {
 		e.Probabilities = v.Floats

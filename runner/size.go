@@ -67,19 +67,27 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 	}
 	z := newSizer(e, g)
 	x := e.Exclude
-	src := combine(combine(classes{fullMask(len(x)): 1},
-		axisClasses(g.Seeds, x, func(x *Exclusion) []uint32 { return x.Seeds })),
-		axisClasses(g.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }))
+	seeds := combine(classes{fullMask(len(x)): 1}, axisClasses(g.Seeds, x, func(x *Exclusion) []uint32 { return x.Seeds }))
+	subscribers := axisClasses(g.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers })
 	var out Sizes
-	for _, p := range g.Periods {
-		for ms, n := range combine(src, classes{z.periodMask(p): 1}) {
-			rows, fails := z.source(ms, p)
-			out.GridRows = addSat(out.GridRows, mulSat(n, rows))
-			out.FailureRows = addSat(out.FailureRows, mulSat(n, fails))
-			if rows > 0 {
-				out.Sources = addSat(out.Sources, n)
+	count := func(src classes, n int) {
+		for _, p := range g.Periods {
+			for ms, c := range combine(src, classes{z.periodMask(p): 1}) {
+				rows, fails := z.source(ms, p, n)
+				out.GridRows = addSat(out.GridRows, mulSat(c, rows))
+				out.FailureRows = addSat(out.FailureRows, mulSat(c, fails))
+				if rows > 0 {
+					out.Sources = addSat(out.Sources, c)
+				}
 			}
 		}
+	}
+	if !z.perN {
+		count(combine(seeds, subscribers), 0)
+		return out
+	}
+	for _, n := range g.Subscribers { // state rows depend on n
+		count(combine(seeds, classes{maskOf(n, x, func(x *Exclusion) []int { return x.Subscribers }): 1}), n)
 	}
 	return out
 }
@@ -87,30 +95,34 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 // sizer counts the points of the sources of one grid left by the
 // exclusions, remembering what it counted.
 type sizer struct {
-	e     *Experiment
-	g     *Grid
-	sp    classes          // (state_rows, probability) pairs
-	pw    classes          // (partition_key, workers) pairs
-	kept  map[uint64]int64 // combination mask → (state_rows, probability) pairs left
-	iv    map[int]classes  // periods → intervals
-	saved map[sourceKey][2]int64
+	e    *Experiment
+	g    *Grid
+	perN bool    // whether the state rows, or an entry's, hold the word subscribers
+	pw   classes // (partition_key, workers) pairs
+	sp   map[int]classes
+	kept map[sourceKey]int64 // combination mask and n → (state_rows, probability) pairs left
+	iv   map[int]classes     // periods → intervals
+	done map[sourceKey][2]int64
 }
 
-// sourceKey is a class of sources: the mask of their seed, subscribers
-// and periods values, and the periods value.
+// sourceKey is a class of sources, or of combinations of a source's
+// values: their mask, and the source's periods and subscribers when they
+// matter.
 type sourceKey struct {
-	mask    uint64
-	periods int
+	mask           uint64
+	periods, subsc int
 }
 
 func newSizer(e *Experiment, g *Grid) *sizer {
 	x := e.Exclude
-	return &sizer{e: e, g: g,
-		sp: combine(axisClasses(g.StateRows, x, func(x *Exclusion) []int { return x.StateRows }),
-			axisClasses(g.Probabilities, x, func(x *Exclusion) []float64 { return x.Probabilities })),
+	perN := slices.Contains(g.StateRows, SubscriberState)
+	for i := range x {
+		perN = perN || slices.Contains(x[i].StateRows, SubscriberState)
+	}
+	return &sizer{e: e, g: g, perN: perN,
 		pw: combine(axisClasses(g.PartitionKeys, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
 			axisClasses(g.Workers, x, func(x *Exclusion) []int { return x.Workers })),
-		kept: map[uint64]int64{}, iv: map[int]classes{}, saved: map[sourceKey][2]int64{},
+		sp: map[int]classes{}, kept: map[sourceKey]int64{}, iv: map[int]classes{}, done: map[sourceKey][2]int64{},
 	}
 }
 
@@ -120,10 +132,11 @@ func (z *sizer) periodMask(p int) uint64 {
 }
 
 // source returns the grid rows and failures rows of a source of p
-// periods whose seed, subscribers and periods values have mask m.
-func (z *sizer) source(m uint64, p int) (rows, fails int64) {
-	key := sourceKey{m, p}
-	if r, ok := z.saved[key]; ok {
+// periods and n subscribers (0 unless perN) whose seed, subscribers and
+// periods values have mask m.
+func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
+	key := sourceKey{m, p, n}
+	if r, ok := z.done[key]; ok {
 		return r[0], r[1]
 	}
 	iv, ok := z.iv[p]
@@ -133,29 +146,40 @@ func (z *sizer) source(m uint64, p int) (rows, fails int64) {
 	}
 	failures := z.e.failureCount(p)
 	for mc, c := range combine(combine(classes{m: 1}, z.pw), iv) {
-		if k := z.keptOf(mc); k > 0 {
+		if k := z.keptOf(mc, n); k > 0 {
 			rows = addSat(rows, mulSat(c, k))
 			fails = addSat(fails, mulSat(c, failures))
 		}
 	}
-	z.saved[key] = [2]int64{rows, fails}
+	z.done[key] = [2]int64{rows, fails}
 	return rows, fails
 }
 
 // keptOf returns the (state_rows, probability) pairs left for a
-// combination of mask m.
-func (z *sizer) keptOf(m uint64) int64 {
-	if n, ok := z.kept[m]; ok {
-		return n
+// combination of mask m of a source of n subscribers.
+func (z *sizer) keptOf(m uint64, n int) int64 {
+	key := sourceKey{mask: m, subsc: n}
+	if c, ok := z.kept[key]; ok {
+		return c
 	}
-	var n int64
-	for ms, c := range z.sp {
+	sp, ok := z.sp[n]
+	if !ok {
+		x := z.e.Exclude
+		states := classes{}
+		for _, v := range z.g.StateRowsFor(n) {
+			states[stateRowsMask(v, n, x)]++
+		}
+		sp = combine(states, axisClasses(z.g.Probabilities, x, func(x *Exclusion) []float64 { return x.Probabilities }))
+		z.sp[n] = sp
+	}
+	var c int64
+	for ms, k := range sp {
 		if m&ms == 0 {
-			n = addSat(n, c)
+			c = addSat(c, k)
 		}
 	}
-	z.kept[m] = n
-	return n
+	z.kept[key] = c
+	return c
 }
 
 // sourceLeft returns a function reporting whether a source of the grid
@@ -169,7 +193,10 @@ func (e *Experiment) sourceLeft(g *Grid) func(seed uint32, n, p int) bool {
 	return func(seed uint32, n, p int) bool {
 		m := maskOf(seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
 			maskOf(n, x, func(x *Exclusion) []int { return x.Subscribers }) & z.periodMask(p)
-		rows, _ := z.source(m, p)
+		if !z.perN {
+			n = 0
+		}
+		rows, _ := z.source(m, p, n)
 		return rows > 0
 	}
 }
@@ -209,6 +236,18 @@ func axisClasses[T comparable](values []T, x []Exclusion, pick func(*Exclusion) 
 		out[maskOf(v, x, pick)]++
 	}
 	return out
+}
+
+// stateRowsMask is the mask of the state rows v of a source of n
+// subscribers: the entries that list v, or the word subscribers when v is n.
+func stateRowsMask(v, n int, x []Exclusion) uint64 {
+	var m uint64
+	for i := range x {
+		if x[i].StateRows == nil || x[i].listsStateRows(v, n) {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
 // maskOf is the mask of one value of an axis: the entries that take it in.

@@ -22,7 +22,7 @@ func countPoints(e *Experiment, limit int64) (s Sizes, ok bool) {
 						for _, w := range g.Workers {
 							for _, k := range g.IntervalsFor(p) {
 								left := false
-								for _, sr := range g.StateRows {
+								for _, sr := range g.StateRowsFor(n) {
 									for _, prob := range g.Probabilities {
 										pt := Point{seed, n, p, key, w, sr, prob, k}
 										if !e.Excluded(pt) {

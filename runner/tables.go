@@ -16,8 +16,9 @@ func (r *Result) GridTable() results.Table {
 		var cells []results.Value
 		var left []bool
 		for _, sr := range r.Sources {
+			outs := sr.outcomes()
 			for _, pr := range sr.Parts {
-				for _, stateRows := range sr.Grid.StateRows {
+				for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 					for _, prob := range sr.Grid.Probabilities {
 						left = r.left(left, sr, pr, stateRows, prob)
 						best := bestLeft(pr.Costs, left, prob, stateRows)
@@ -26,6 +27,7 @@ func (r *Result) GridTable() results.Table {
 								continue
 							}
 							sr.gridRow(&row, pr, c, stateRows, prob, i == best)
+							row.TailTotal = outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))
 							cells = row.AppendValues(cells[:0])
 							if !yield(cells) {
 								return
@@ -60,6 +62,7 @@ func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Co
 		AverageTotal:  c.AverageTotal(stateRows),
 		ExpectedTotal: c.ExpectedTotal(prob, stateRows),
 		Best:          best,
+		BusiestWorst:  c.BusiestWorst,
 	}
 }
 

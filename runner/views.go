@@ -24,7 +24,7 @@ func (r *Result) Views() []results.View {
 		costs := pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
 		rec.Blocks = append(rec.Blocks, sr.recoveryBlock(title, costs))
 		mat.Blocks = append(mat.Blocks, sr.matrixBlock(title, costs))
-		for _, stateRows := range sr.Grid.StateRows {
+		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			one := []int{stateRows}
 			left := r.anyLeft(sr, nil, one, nil)
 			if none(left) {
