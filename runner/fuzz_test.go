@@ -38,7 +38,8 @@ func FuzzLoad(f *testing.F) {
 		"cases=[{subscribers: 2, periods: 3, intervals: all}, {subscribers: 3}]",
 		"cases=[{workers: [1, 2]}, {workers: 2, intervals: [1]}]", "cases=[{start: 2026-01}]",
 		"exclude=[{interval: none, workers: 4}]", "exclude=[{probability: [1, 0.5]}, {seed: 20260218, interval: 6}]",
-		"exclude=[{interval: all}]", "exclude=[{}]"} {
+		"exclude=[{interval: all}]", "exclude=[{}]", "exclude=[{state_rows: subscribers, interval: 6}]",
+		"cases=[{state_rows: subscribers}, {state_rows: 200, workers: 8}]"} {
 		f.Add([]byte("name: x\n"), set)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
