@@ -1,6 +1,9 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Counting is how a run evaluates a source: it tallies which (subscriber,
 // period) pairs survive the stages without generating a record. The
@@ -88,12 +91,7 @@ func (c *counter) clean(lo, hi int) {
 	t := c.t
 	t.subs += int64(hi - lo)
 	if c.byName {
-		c.hashes = c.hashes[:0]
-		var name []byte
-		for i := lo; i < hi; i++ {
-			name = appendSubscriberName(name[:0], i)
-			c.hashes = append(c.hashes, traceIDBytes(name))
-		}
+		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
 	}
 	if c.draws > 0 {
 		clear(c.regions)
@@ -269,6 +267,27 @@ func appendSubscriberName(dst []byte, i int) []byte {
 	}
 	dst = append(dst, 'A')
 	return append(dst, digits[k:]...)
+}
+
+// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
+// The name of i is "A", then (i+1)/10 in at least two digits, then the
+// last digit of i+1; ten names in a row share all but the last byte, so the
+// hash of that prefix is computed once for them.
+func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
+	var prefix []byte
+	for n := lo + 1; n <= hi; {
+		prefix = append(prefix[:0], 'A')
+		if tens := n / 10; tens < 10 {
+			prefix = append(prefix, '0', byte('0'+tens))
+		} else {
+			prefix = strconv.AppendInt(prefix, int64(tens), 10)
+		}
+		h := traceIDBytes(prefix)
+		for d := n % 10; d < 10 && n <= hi; d, n = d+1, n+1 {
+			dst = append(dst, (h^uint32('0'+d))*16777619)
+		}
+	}
+	return dst
 }
 
 func traceIDBytes(b []byte) uint32 {

@@ -183,3 +183,20 @@ func TestFastMod(t *testing.T) {
 		}
 	}
 }
+
+// TestNameHashes checks the shared-prefix hashing of subscriber names
+// against TraceID of SubscriberName, across A009/A010, A099/A100 and
+// A999/A1000 and in ranges that start and end mid-ten.
+func TestNameHashes(t *testing.T) {
+	for _, r := range [][2]int{{0, 25}, {3, 4}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}} {
+		got := appendNameHashes(nil, r[0], r[1])
+		if len(got) != r[1]-r[0] {
+			t.Fatalf("%v: %d hashes", r, len(got))
+		}
+		for k, h := range got {
+			if want := TraceID(SubscriberName(r[0] + k)); h != want {
+				t.Errorf("subscriber %d: hash %#x, want %#x", r[0]+k, h, want)
+			}
+		}
+	}
+}
