@@ -86,8 +86,18 @@ func newCounter(s Source, t *Tally) *counter {
 	return c
 }
 
+// cleanChunk is the most subscribers whose name hashes clean holds at
+// once: 256 KiB.
+const cleanChunk = 1 << 16
+
 // clean counts subscribers lo..hi-1 as if no fault touched them.
 func (c *counter) clean(lo, hi int) {
+	for a := lo; a < hi; a += cleanChunk {
+		c.cleanChunk(a, min(a+cleanChunk, hi))
+	}
+}
+
+func (c *counter) cleanChunk(lo, hi int) {
 	t := c.t
 	t.subs += int64(hi - lo)
 	if c.byName {

@@ -46,7 +46,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				e.File, n, f.maxPoints, n)
 			return exitBadUser
 		}
-		if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats)); n > f.maxMemory<<20 {
+		if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats)); n > runner.MiBBytes(f.maxMemory) {
 			fmt.Fprintf(stderr, "%s: the run would hold up to %s of counts and views (sources × periods × workers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d\n",
 				e.File, runner.MiB(n), f.maxMemory, (n>>20)+1)
 			return exitBadUser
