@@ -3,6 +3,7 @@ package model
 import (
 	"math/bits"
 	"strconv"
+	"sync"
 )
 
 // Counting is how a run evaluates a source: it tallies which (subscriber,
@@ -43,6 +44,7 @@ func (s Source) FaultBlockSubscribers() int {
 // block.
 func (s Source) Count(t *Tally, lo, hi int) {
 	c := newCounter(s, t)
+	defer c.release()
 	if s.Missing == 0 && s.Duplicates == 0 {
 		c.clean(lo, hi)
 		return
@@ -69,9 +71,26 @@ type counter struct {
 	workers  []int32
 }
 
+// scratchPool keeps the name hashes and fault bits of finished counts:
+// a run counts thousands of pieces, each of which would otherwise allocate
+// them anew.
+var scratchPool sync.Pool
+
+type scratch struct {
+	hashes []uint32
+	bits   []uint64
+}
+
+func (c *counter) release() {
+	scratchPool.Put(&scratch{hashes: c.hashes[:0], bits: c.bits[:0]})
+}
+
 func newCounter(s Source, t *Tally) *counter {
 	c := &counter{s: s, t: t, missing: make([]bool, s.Periods), workers: make([]int32, len(t.parts)),
 		regions: make([]int64, len(Regions)), types: make([]int64, len(Types))}
+	if sc, ok := scratchPool.Get().(*scratch); ok {
+		c.hashes, c.bits = sc.hashes, sc.bits
+	}
 	for _, part := range t.parts {
 		switch part.Key {
 		case BySubscriber:

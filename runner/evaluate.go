@@ -80,14 +80,14 @@ func (e *Experiment) Work() []Piece {
 
 // taskSize returns how many subscribers of src one task counts. A source
 // with faults redraws its fault sequences once per task, so its tasks are
-// as large as one fault block and, when the draws are many, never so small
-// that redrawing costs more than counting: at least a tenth of the draws.
+// as large as one fault block allows and, below that, never so small that
+// redrawing costs more than counting: at least four subscribers per draw.
 func taskSize(src model.Source) int {
 	if src.Missing == 0 && src.Duplicates == 0 {
 		return chunkSize
 	}
-	draws := (src.Missing + src.Duplicates) / 10
-	return min(src.FaultBlockSubscribers(), max(chunkSize, draws))
+	draws := src.Missing + src.Duplicates
+	return min(src.FaultBlockSubscribers(), max(chunkSize, 4*draws))
 }
 
 // Count counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
