@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -105,6 +106,9 @@ func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*
 	var tasks []Piece
 	var total int64
 	for _, p := range pieces {
+		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
+			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
+		}
 		size := taskSize(sources[p.Source])
 		for lo := p.Lo; lo < p.Hi; lo += size {
 			tasks = append(tasks, Piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})

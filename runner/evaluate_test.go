@@ -161,3 +161,16 @@ func TestCountPiecesMerge(t *testing.T) {
 		t.Errorf("%d pieces merged: tables differ from Evaluate's", len(pieces))
 	}
 }
+
+func TestCountRejectsPiecesOutsideTheExperiment(t *testing.T) {
+	e := jobsExperiment()
+	n := e.Subscribers[0]
+	for _, p := range []Piece{{-1, 0, 1}, {4, 0, 1}, {0, -1, 1}, {0, 5, 4}, {0, 0, n + 1}} {
+		if _, err := Count(context.Background(), e, Options{}, []Piece{p}); err == nil {
+			t.Errorf("piece %+v: no error", p)
+		}
+	}
+	if tallies, err := Count(context.Background(), e, Options{}, []Piece{{1, 7, 7}}); err != nil || tallies[1] != nil {
+		t.Errorf("empty piece: %v, %v; want no tally and no error", tallies, err)
+	}
+}
