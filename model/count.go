@@ -66,7 +66,7 @@ type counter struct {
 	types    []int64  // subscribers per type of the last clean
 	fastmod  []uint64 // per partitioning, Lemire's constant for % workers
 	bits     []uint64
-	missing  []bool
+	missing  []int // missing periods of the subscriber at hand
 	lostRows []int
 	workers  []int32
 }
@@ -86,7 +86,7 @@ func (c *counter) release() {
 }
 
 func newCounter(s Source, t *Tally) *counter {
-	c := &counter{s: s, t: t, missing: make([]bool, s.Periods), workers: make([]int32, len(t.parts)),
+	c := &counter{s: s, t: t, workers: make([]int32, len(t.parts)),
 		regions: make([]int64, len(Regions)), types: make([]int64, len(Types))}
 	if sc, ok := scratchPool.Get().(*scratch); ok {
 		c.hashes, c.bits = sc.hashes, sc.bits
@@ -184,13 +184,15 @@ func (c *counter) block(lo, hi int) {
 	c.bits = c.bits[:words]
 	clear(c.bits)
 	n := float64(int64(c.s.Subscribers) * p)
+	// A draw falls into the block when the generator's state does, so most
+	// draws are one step of the generator and two comparisons.
+	sLo, sHi := stateRange(n, base), stateRange(n, end)
 	r := NewRand(uint64(c.s.Seed) + 104729)
 	for range c.s.Missing {
-		g := int64(r.Next() * n)
-		if g < base || g >= end {
+		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue
 		}
-		x := g - base
+		x := drawOf(r.s, n) - base
 		if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
 			c.bits[x/64] |= bit
 			t.drops.Screened++
@@ -198,11 +200,10 @@ func (c *counter) block(lo, hi int) {
 	}
 	r = NewRand(uint64(c.s.Seed) + 7919)
 	for range c.s.Duplicates {
-		g := int64(r.Next() * n)
-		if g < base || g >= end {
+		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue
 		}
-		if x := g - base; c.bits[x/64]&(1<<(x%64)) != 0 {
+		if x := drawOf(r.s, n) - base; c.bits[x/64]&(1<<(x%64)) != 0 {
 			t.drops.Screened++
 		} else {
 			t.drops.Deduped++
@@ -210,7 +211,8 @@ func (c *counter) block(lo, hi int) {
 	}
 	c.clean(lo, hi)
 
-	// Every subscriber with a missing record, in order.
+	// Every subscriber with a missing record, in order, with its missing
+	// periods in order.
 	cur := -1
 	for k, word := range c.bits {
 		for word != 0 {
@@ -223,7 +225,7 @@ func (c *counter) block(lo, hi int) {
 				}
 				cur = i
 			}
-			c.missing[x%p] = true
+			c.missing = append(c.missing, int(x%p))
 		}
 	}
 	if cur >= 0 {
@@ -231,22 +233,48 @@ func (c *counter) block(lo, hi int) {
 	}
 }
 
+// drawOf returns the record index a fault draw with generator state st
+// picks among n records: int(r() * n), as Source.Faults draws it.
+func drawOf(st uint32, n float64) int64 {
+	return int64(float64(st) / 4294967296 * n)
+}
+
+// stateRange returns the least generator state whose draw among n records
+// is g or more (1<<32 if none). drawOf is non-decreasing in the state, so
+// a draw lands in records base..end-1 exactly when its state lies in
+// stateRange(n, base)..stateRange(n, end)-1.
+func stateRange(n float64, g int64) uint64 {
+	lo, hi := uint64(0), uint64(1)<<32
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if drawOf(uint32(mid), n) >= g {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
 // faulted removes from the tally the rows subscriber i loses to its missing
-// records (c.missing, which it clears): the row of each missing period and
+// records (c.missing, its missing periods in increasing order, which it
+// empties): the row of each missing period and
 // of the period after it. The record after a missing one, if present, is
 // unpaired.
 func (c *counter) faulted(i int) {
 	c.lostRows = c.lostRows[:0]
-	for j := 1; j < len(c.missing); j++ {
-		switch {
-		case c.missing[j]:
+	last := len(c.missing) - 1
+	for m, j := range c.missing {
+		if j >= 1 && (len(c.lostRows) == 0 || c.lostRows[len(c.lostRows)-1] != j) {
 			c.lostRows = append(c.lostRows, j)
-		case c.missing[j-1]:
-			c.lostRows = append(c.lostRows, j)
+		}
+		// The next period's record is there but unpaired.
+		if next := j + 1; next < c.s.Periods && (m == last || c.missing[m+1] != next) {
+			c.lostRows = append(c.lostRows, next)
 			c.t.drops.Unpaired++
 		}
 	}
-	clear(c.missing)
+	c.missing = c.missing[:0]
 	if len(c.lostRows) == 0 {
 		return
 	}

@@ -80,6 +80,9 @@ func BenchmarkCount(b *testing.B) {
 		{"clean", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods}},
 		{"faults", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods,
 			Missing: scaleSubscribers * scalePeriods / 1000, Duplicates: scaleSubscribers * scalePeriods / 1000}},
+		// One fault in every hundred records of each kind.
+		{"faults1pct", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods,
+			Missing: scaleSubscribers * scalePeriods / 100, Duplicates: scaleSubscribers * scalePeriods / 100}},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
