@@ -200,3 +200,19 @@ func TestNameHashes(t *testing.T) {
 		}
 	}
 }
+
+// TestStateRange checks the thresholds a block's draws are tested by: the
+// state found draws g or more, the one before it less.
+func TestStateRange(t *testing.T) {
+	for _, n := range []float64{1, 7, 2400, 1 << 24, 1_200_000_000, 3e12} {
+		for _, g := range []int64{0, 1, 2, int64(n / 3), int64(n) - 1, int64(n)} {
+			s := stateRange(n, g)
+			if s < 1<<32 && drawOf(uint32(s), n) < g {
+				t.Errorf("n %v, g %d: state %d draws %d", n, g, s, drawOf(uint32(s), n))
+			}
+			if s > 0 && drawOf(uint32(s-1), n) >= g {
+				t.Errorf("n %v, g %d: state %d before the threshold draws %d", n, g, s-1, drawOf(uint32(s-1), n))
+			}
+		}
+	}
+}
