@@ -44,7 +44,7 @@ for n in 10000000 100000000; do
 		grep -E 'Elapsed|Maximum resident'
 done
 /usr/bin/time -v "$bin" run -q --format csv -o "$out/f10m" --set subscribers=10000000 --set missing=12000000 \
-	--set duplicates=12000000 --set periods=12 --set intervals=all experiments/scale.yaml 2>&1 >/dev/null |
+	--set duplicates=12000000 experiments/scale.yaml 2>&1 >/dev/null |
 	grep -E 'Elapsed|Maximum resident'
 
 echo '== The worker sweep (bench/sweep.yaml), CSV and XLSX: time, peak memory, and what plan said'
