@@ -15,6 +15,8 @@ import (
 // that cut a decision (interval 4 at probability 1), a partitioning of one
 // case, and every point of one source.
 const casesFile = `name: union
+missing: 5
+duplicates: 5
 partition_key: [subscriber, type]
 workers: [2, 3]
 probabilities: [1, 0.5]
@@ -309,4 +311,18 @@ func TestExcludedDecisions(t *testing.T) {
 	if found, span := has4("name: x\nexclude: [{interval: 4}]\n"); found || span != "0..1" {
 		t.Errorf("breakeven without interval 4: has 4 %v, spans %s; want false, 0..1", found, span)
 	}
+}
+
+// TestCasesPiecesMerge checks that a file with cases and exclusions counted
+// in pieces, as shards count it, and merged gives Evaluate's tables: every
+// source is counted over the partitionings of every case.
+func TestCasesPiecesMerge(t *testing.T) {
+	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.SourceList()); n != 4 {
+		t.Fatalf("%d sources to draw, want 4", n)
+	}
+	checkPiecesMerge(t, e)
 }

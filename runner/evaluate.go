@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -12,10 +13,10 @@ import (
 
 // Options tune an evaluation. None of them changes a result.
 type Options struct {
-	// Jobs is the number of goroutines drawing sources; 0 means GOMAXPROCS.
+	// Jobs is the number of goroutines counting sources; 0 means GOMAXPROCS.
 	Jobs int
 	// Progress, if set, is called from time to time with the subscribers
-	// drawn so far and their total over every source of the experiment.
+	// counted so far and their total over the pieces being counted.
 	// Calls come one at a time, done never decreases, and the last call has
 	// done == total.
 	Progress func(done, total int64)
@@ -23,8 +24,8 @@ type Options struct {
 
 // Result is an evaluated experiment: for every source, the counts its
 // tables are computed from. Its size grows with the number of sources,
-// periods and workers, never with subscribers; the result tables are
-// produced from it row by row.
+// periods, workers and the workers faults touched, never with subscribers;
+// the result tables are produced from it row by row.
 type Result struct {
 	Exp     *Experiment
 	Sources []*SourceResult
@@ -49,7 +50,7 @@ type SourceResult struct {
 // PartResult is one source split over workers by one partition key.
 type PartResult struct {
 	model.Partitioning
-	Workers []model.Recovery
+	Workers model.WorkerSet
 	Costs   []model.Cost // one per interval, in declared order
 }
 
@@ -62,50 +63,77 @@ func Jobs(n int) int {
 	return n
 }
 
-// chunkSize is the most subscribers one task draws. Tasks are the unit of
-// parallel work and of progress; any size gives the same result.
-const chunkSize = 1 << 14
+// chunkSize is the most subscribers of a fault-free source one task
+// counts. Tasks are the unit of parallel work and of progress; any size
+// gives the same result.
+const chunkSize = 1 << 16
 
-// Evaluate draws every source of the experiment, in parallel, and evaluates
-// the recovery model on it. The result is the same for every Options.
+// Piece is a contiguous range of subscribers of one source: subscribers
+// Lo..Hi-1 of the source with index Source in e.SourceList() order (seeds,
+// then subscribers, then periods). Pieces are the unit of work that can be
+// counted apart, in parallel or in other processes, and merged.
+type Piece struct{ Source, Lo, Hi int }
+
+// Work returns the pieces that together cover every subscriber of every
+// source once, in source order.
+func (e *Experiment) Work() []Piece {
+	var out []Piece
+	for s, src := range e.SourceList() {
+		out = append(out, Piece{Source: s, Lo: 0, Hi: src.Subscribers})
+	}
+	return out
+}
+
+// taskSize returns how many subscribers of src one task counts. A source
+// with faults redraws its fault sequences once per task, so its tasks are
+// as large as one fault block allows and, below that, never so small that
+// redrawing costs more than counting: at least four subscribers per draw.
+func taskSize(src model.Source) int {
+	if src.Missing == 0 && src.Duplicates == 0 {
+		return chunkSize
+	}
+	draws := src.Missing + src.Duplicates
+	return min(src.FaultBlockSubscribers(), max(chunkSize, 4*draws))
+}
+
+// Count counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
+// and returns one tally per source of the experiment (nil for a source no
+// piece touched). Tallies of disjoint pieces of one source merge exactly
+// with (*model.Tally).Merge.
 //
-// Sources are cut into tasks of contiguous subscribers, which Jobs
-// goroutines take in turn. Each goroutine counts into a tally of its own per
-// source, and the tallies are summed at the end: counts are integers, so the
-// sum, and every table made from it, does not depend on which goroutine
-// drew what. Memory grows with jobs, sources, periods and workers, never
-// with subscribers.
-func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	jobs := Jobs(opt.Jobs)
-	res := &Result{Exp: e}
-	type task struct{ src, lo, hi int }
-	var tasks []task
-	var faults []model.Faults
+// Pieces are cut into tasks that goroutines take in turn. Each goroutine
+// counts into a tally of its own per source, and the tallies are summed at
+// the end: counts are integers, so the sum, and every table made from it,
+// does not depend on which goroutine counted what.
+func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+	sources := e.SourceList()
 	parts := e.partitionings()
+	var tasks []Piece
 	var total int64
-	gridSources := e.gridSources()
-	srcs, index := drawn(gridSources)
-	for s, src := range srcs {
-		faults = append(faults, src.Faults())
-		for lo := 0; lo < src.Subscribers; lo += chunkSize {
-			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
+	for _, p := range pieces {
+		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
+			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
 		}
-		total += int64(src.Subscribers)
+		size := taskSize(sources[p.Source])
+		for lo := p.Lo; lo < p.Hi; lo += size {
+			tasks = append(tasks, Piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
+		}
+		total += int64(p.Hi - p.Lo)
 	}
 
-	jobs = min(jobs, len(tasks))
+	jobs := max(1, min(Jobs(opt.Jobs), len(tasks)))
 	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
-		done int64      // subscribers drawn, under mu
+		done int64      // subscribers counted, under mu
 	)
 	var wg sync.WaitGroup
 	for g := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]*model.Tally, len(srcs))
+			mine := make([]*model.Tally, len(sources))
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
@@ -113,15 +141,14 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 					return
 				}
 				t := tasks[i]
-				src := srcs[t.src]
-				if mine[t.src] == nil {
-					mine[t.src] = model.NewTally(src.Periods, parts)
+				src := sources[t.Source]
+				if mine[t.Source] == nil {
+					mine[t.Source] = model.NewTally(src.Periods, parts)
 				}
-				tally := mine[t.src]
-				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
+				src.Count(mine[t.Source], t.Lo, t.Hi)
 				if opt.Progress != nil {
 					mu.Lock()
-					done += int64(t.hi - t.lo)
+					done += int64(t.Hi - t.Lo)
 					opt.Progress(done, total)
 					mu.Unlock()
 				}
@@ -132,28 +159,59 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if opt.Progress != nil && len(tasks) == 0 {
+		opt.Progress(0, 0)
+	}
 
-	sums := make([]*model.Tally, len(srcs))
-	for s, src := range srcs {
-		sums[s] = model.NewTally(src.Periods, parts)
-		for _, mine := range tallies {
-			if mine[s] != nil {
-				sums[s].Merge(mine[s])
+	out := make([]*model.Tally, len(sources))
+	for _, mine := range tallies {
+		for s, t := range mine {
+			switch {
+			case t == nil:
+			case out[s] == nil:
+				out[s] = t
+			default:
+				out[s].Merge(t)
 			}
 		}
 	}
-	for i, gs := range gridSources {
-		sr := &SourceResult{Source: gs.Source, Grid: gs.Grid}
-		sr.evaluate(e, sums[index[i]], parts)
-		res.Sources = append(res.Sources, sr)
-	}
-	return res, nil
+	return out, nil
 }
 
-// evaluate computes the source's costs from its tally, whose
-// partitionings are parts: those of every grid. The source's parts are
-// its grid's, in the grid's order.
-func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []model.Partitioning) {
+// Assemble turns one complete tally per source (in SourceList order) into
+// the evaluated result: a source result for each source of each grid of
+// the cases, those of a source several cases share made from its one tally.
+func Assemble(e *Experiment, tallies []*model.Tally) *Result {
+	res := &Result{Exp: e}
+	gs := e.gridSources()
+	_, index := drawn(gs)
+	for i, g := range gs {
+		sr := &SourceResult{Source: g.Source, Grid: g.Grid}
+		t := tallies[index[i]]
+		if t == nil { // a source of no subscriber counted
+			t = model.NewTally(g.Periods, e.partitionings())
+		}
+		sr.evaluate(e, t)
+		res.Sources = append(res.Sources, sr)
+	}
+	return res
+}
+
+// Evaluate counts every source of the experiment, in parallel, and
+// evaluates the recovery model on it: Assemble(e, Count(ctx, e, opt,
+// e.Work())). The result is the same for every Options.
+func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	tallies, err := Count(ctx, e, opt, e.Work())
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(e, tallies), nil
+}
+
+// evaluate computes the source's costs from its tally, which counts the
+// partitionings of every grid; the source's parts are its grid's, in the
+// grid's order.
+func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
@@ -161,16 +219,23 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
+	counted := tally.Partitionings()
 	for _, part := range sr.Grid.partitionings() {
-		pr := &PartResult{Partitioning: part}
-		for _, counts := range tally.Workers(slices.Index(parts, part)) {
-			pr.Workers = append(pr.Workers, model.NewRecovery(counts))
-		}
+		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(slices.Index(counted, part))}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}
 		sr.Parts = append(sr.Parts, pr)
 	}
+}
+
+// SourceList returns the sources to draw in table order: grid by grid of
+// the cases, and in each seeds, then subscribers, then periods. A source
+// every point of which is excluded is left out, and a source several cases
+// share is there once, where it first comes.
+func (e *Experiment) SourceList() []model.Source {
+	srcs, _ := drawn(e.gridSources())
+	return srcs
 }
 
 // gridSource is a source of one of the experiment's grids.
