@@ -326,3 +326,32 @@ func TestCasesPiecesMerge(t *testing.T) {
 	}
 	checkPiecesMerge(t, e)
 }
+
+// TestExcludedViews checks that the lesson's views show what is left: no
+// block of a partitioning every point of which is excluded, and the best
+// interval among those left.
+func TestExcludedViews(t *testing.T) {
+	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := evaluate(t, *e)
+	if h := res.Headline(); len(h) == 0 || len(h) > maxHeadline {
+		t.Errorf("headline of %d lines", len(h))
+	}
+	for _, v := range res.Views() {
+		for _, b := range v.Blocks {
+			if strings.Contains(b.Title, "30 subscribers") && strings.Contains(b.Title, "by type over 3 workers") {
+				t.Errorf("view %s has a block of an excluded partitioning: %s", v.Name, b.Title)
+			}
+			if v.Name != "probability" || !strings.Contains(b.Title, "200 subscribers") {
+				continue
+			}
+			for _, row := range b.Rows {
+				if row[0].Float == 1 && row[len(row)-1].Text == "4" {
+					t.Errorf("%s: best at probability 1 is 4, which is excluded there", b.Title)
+				}
+			}
+		}
+	}
+}
