@@ -23,14 +23,19 @@ func (s *Sizes) add(o Sizes) {
 // sources, which are drawn once however many cases share them. A source
 // whose every point is excluded is not drawn and does not count.
 func (e *Experiment) Sizes() Sizes {
-	var total Sizes
-	grids := e.Grids()
-	for _, g := range grids {
-		total.add(e.GridSizes(&g))
-	}
-	if len(grids) > 1 && total.Sources > 1 {
+	total := e.sum()
+	if len(e.Cases) > 1 && total.Sources > 1 {
 		srcs, _ := drawn(e.gridSources())
 		total.Sources = int64(len(srcs))
+	}
+	return total
+}
+
+// sum returns the sum of the sizes of the grids.
+func (e *Experiment) sum() Sizes {
+	var total Sizes
+	for _, g := range e.Grids() {
+		total.add(e.GridSizes(&g))
 	}
 	return total
 }
@@ -40,12 +45,12 @@ func (e *Experiment) Sources() int64 { return e.Sizes().Sources }
 
 // GridRows returns the number of rows of grid.csv: the points of every
 // grid that no exclusion drops.
-func (e *Experiment) GridRows() int64 { return e.Sizes().GridRows }
+func (e *Experiment) GridRows() int64 { return e.sum().GridRows }
 
 // FailureRows returns the number of rows of failures.csv: for every
 // (source, partition_key, workers, interval) of a grid with a point left,
 // one row per failure of the failure set.
-func (e *Experiment) FailureRows() int64 { return e.Sizes().FailureRows }
+func (e *Experiment) FailureRows() int64 { return e.sum().FailureRows }
 
 // failureCount is the size of the failure set of a source of p periods.
 func (e *Experiment) failureCount(p int) int64 {
