@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -129,14 +130,39 @@ type workbook struct {
 	// notes are what the experiment sheet says about the other sheets,
 	// such as a table split over several.
 	notes []string
+	// plannedSheets names the sheets after the summary, for its last line.
+	plannedSheets []string
 }
 
-// build adds every sheet of the set, in order.
+// build adds every sheet of the set, in order: the summary, the charts,
+// the tables, the lesson's views and the experiment.
 func (b *workbook) build(s Set) error {
 	if err := b.f.SetDocProps(&excelize.DocProperties{Creator: "ckptlab " + s.Version, Title: s.Name}); err != nil {
 		return err
 	}
-	for _, t := range []Table{s.Grid, s.Failures} {
+	tables := []Table{s.Grid, s.Failures}
+	for _, t := range []Table{s.Decisions, s.Breakeven} {
+		if len(t.Columns) > 0 {
+			tables = append(tables, t)
+		}
+	}
+	if len(s.Charts) > 0 {
+		b.plannedSheets = append(b.plannedSheets, "charts")
+	}
+	for _, t := range tables {
+		b.plannedSheets = append(b.plannedSheets, t.Name)
+	}
+	for _, v := range s.Views {
+		b.plannedSheets = append(b.plannedSheets, v.Name)
+	}
+	b.plannedSheets = append(b.plannedSheets, "experiment")
+	if err := b.writeSummary(s); err != nil {
+		return err
+	}
+	if err := b.writeCharts(s.Charts); err != nil {
+		return err
+	}
+	for _, t := range tables {
 		if err := b.writeTable(t); err != nil {
 			return err
 		}
@@ -175,6 +201,9 @@ const (
 	titleStyle                   // a sheet's title: bold and larger
 	blockStyle                   // a block's title: bold
 	markedStyle                  // a highlighted number: bold on green
+	wrapStyle                    // text wrapped at the top of its cell
+	centredStyle                 // an interval: a number or none, centred alike
+	numberHeaderStyle            // a header cell over numbers: a header, right-aligned
 )
 
 // style returns the id of a cell style, making it on first use. Styles are
@@ -203,11 +232,46 @@ func (b *workbook) style(role styleRole, decimals int) (int, error) {
 	case markedStyle:
 		st.Font = &excelize.Font{Bold: true, Color: "006100"}
 		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}
+	case wrapStyle:
+		st.Alignment = &excelize.Alignment{WrapText: true, Vertical: "top"}
+	case centredStyle:
+		st.Alignment = &excelize.Alignment{Horizontal: "center"}
+	case numberHeaderStyle:
+		st.Font = &excelize.Font{Bold: true}
+		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
+		st.Alignment = &excelize.Alignment{Horizontal: "right"}
 	}
 	if role == plainStyle && decimals < 0 {
 		return 0, nil
 	}
 	id, err := b.f.NewStyle(&st)
+	if err != nil {
+		return 0, err
+	}
+	if b.styles == nil {
+		b.styles = make(map[styleKey]int)
+	}
+	b.styles[key] = id
+	return id, nil
+}
+
+// conditionalStyle returns the id of a conditional format's style, making
+// it on first use.
+func (b *workbook) conditionalStyle(role styleRole) (int, error) {
+	key := styleKey{role, -2}
+	if id, ok := b.styles[key]; ok {
+		return id, nil
+	}
+	var st excelize.Style
+	switch role {
+	case markedStyle:
+		st.Font = &excelize.Font{Color: "006100"}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}
+	default:
+		st.Font = &excelize.Font{Color: "595959"}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"E7E6E6"}}
+	}
+	id, err := b.f.NewConditionalStyle(&st)
 	if err != nil {
 		return 0, err
 	}
@@ -231,6 +295,49 @@ func cellValue(v Value) any {
 		return v.Bool
 	}
 	return v.Text
+}
+
+// numericTextColumns reports, per column, whether its text cells are
+// numbers a spreadsheet should see as numbers: the interval columns hold
+// "none" or a number of periods, and an analyst sorts and filters them by
+// number (1, 2, 10, not 1, 10, 2). "none" stays text.
+func numericTextColumns(cols []Column) []bool {
+	out := make([]bool, len(cols))
+	for i, c := range cols {
+		out[i] = c.Kind == Text && (c.Name == "interval" || c.Name == "best" || strings.HasSuffix(c.Name, "_interval"))
+	}
+	return out
+}
+
+// numericCellValue returns a value as cellValue does, but a text that is
+// a plain decimal number as that number.
+func numericCellValue(v Value) any {
+	if v.Kind != Text || v.Text == "" || !isDecimal(v.Text) {
+		return cellValue(v)
+	}
+	if n, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
+		return n
+	}
+	if x, err := strconv.ParseFloat(v.Text, 64); err == nil {
+		return x
+	}
+	return v.Text
+}
+
+// isDecimal reports whether s is digits with at most one point, and
+// perhaps a leading minus: no exponent, no Inf or NaN.
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	points := 0
+	for _, r := range s {
+		switch {
+		case r == '.':
+			points++
+		case r < '0' || r > '9':
+			return false
+		}
+	}
+	return s != "" && s != "." && points <= 1
 }
 
 // decimals returns how many decimals a column's numbers are shown with, -1
