@@ -22,6 +22,9 @@ const (
 	rowPoints     = 15.0
 	pixelPoints   = 0.75
 	minPrintScale = 0.4 // below this a sheet is printed over several pages across
+	// portraitScale is the least scale a sheet is printed at upright;
+	// a sheet that would be smaller is turned landscape.
+	portraitScale = 0.55
 )
 
 // printLayout is how a sheet is printed.
@@ -45,7 +48,7 @@ func columnPoints(chars float64) float64 { return (chars*7 + 5) * pixelPoints }
 func layOut(width, keyWidth float64, titleRows int) printLayout {
 	l := printLayout{pagesWide: 1}
 	across, down := pageShort-2*72*marginSide, pageLong-2*72*marginEnd
-	if width > across {
+	if width*portraitScale > across {
 		l.landscape = true
 		across, down = pageLong-2*72*marginSide, pageShort-2*72*marginEnd
 	}

@@ -13,9 +13,9 @@ import (
 // The summary sheet's columns: the first wide enough for a probability or
 // a key, the others for figures; text runs over all of them.
 const (
-	summaryCols       = 10
+	summaryCols       = 7
 	summaryFirstWidth = 22.0
-	summaryWidth      = 13.0
+	summaryWidth      = 16.0
 	// summaryTableRows is the most rows of a table the summary shows; the
 	// table's own sheet has them all.
 	summaryTableRows = 40
@@ -169,6 +169,11 @@ func (ss *summarySheet) paragraph(text string) error {
 func (ss *summarySheet) breakeven(t Table) error {
 	blk, more := collect(t, summaryTableRows)
 	blk = dropConstantKeys(blk, 4)
+	for j, c := range blk.Columns {
+		if c.Kind == Float {
+			blk.Columns[j].Decimals = 4 // the exact fractions stand beside
+		}
+	}
 	blk.Title = "Break-even: the declared interval with the least expected total, by failure probability" + blk.Title
 	ss.row++
 	if err := ss.block(ss.row, blk); err != nil {
@@ -298,7 +303,7 @@ func (ss *summarySheet) decisionMap(m *decisionMap) error {
 	for _, i := range rows {
 		row := []Value{m.probabilities[i]}
 		for _, j := range cols {
-			row = append(row, m.best[[2]int{i, j}])
+			row = append(row, intervalValue(m.best[[2]int{i, j}]))
 		}
 		blk.Rows = append(blk.Rows, row)
 	}
@@ -348,4 +353,16 @@ func spread(n, k int) []int {
 		out[j] = j * (n - 1) / (k - 1)
 	}
 	return out
+}
+
+// intervalValue returns an interval's cell as a number when it is one, so
+// that a colour scale sees it; none stays text.
+func intervalValue(v Value) Value {
+	switch x := numericCellValue(v).(type) {
+	case int64:
+		return IntValue(x)
+	case float64:
+		return FloatValue(x)
+	}
+	return v
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -115,7 +116,7 @@ func (ts *tableSheet) start() error {
 		if err := sw.SetColWidth(col, col, columnWidth(c)); err != nil {
 			return err
 		}
-		if numeric[i] {
+		if numeric[i] || strings.HasSuffix(c.Name, "_fraction") {
 			id, err := b.style(centredStyle, -1)
 			if err != nil {
 				return err
@@ -169,7 +170,7 @@ func columnWidth(c Column) float64 {
 	case Bool:
 		least = 8
 	}
-	return float64(max(len(c.Name)+4, least))
+	return float64(max(len(c.Name)+3, least))
 }
 
 // highlightBest gives the rows whose best cell is TRUE a green fill, by a

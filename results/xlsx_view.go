@@ -152,7 +152,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 	styles := make([]int, len(blk.Columns))
 	for j, c := range blk.Columns {
 		role := plainStyle
-		if numeric[j] {
+		if c.Kind == Text { // intervals, numbers or none, and labels alike
 			role = centredStyle
 		}
 		if styles[j], err = b.style(role, decimals(c)); err != nil {
