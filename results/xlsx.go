@@ -196,14 +196,14 @@ type styleKey struct {
 type styleRole uint8
 
 const (
-	plainStyle  styleRole = iota // a number with its decimals
-	headerStyle                  // a header cell: bold, a rule below
-	titleStyle                   // a sheet's title: bold and larger
-	blockStyle                   // a block's title: bold
-	markedStyle                  // a highlighted number: bold on green
-	wrapStyle                    // text wrapped at the top of its cell
-	centredStyle                 // an interval: a number or none, centred alike
-	numberHeaderStyle            // a header cell over numbers: a header, right-aligned
+	plainStyle        styleRole = iota // a number with its decimals
+	headerStyle                        // a header cell: bold, a rule below
+	titleStyle                         // a sheet's title: bold and larger
+	blockStyle                         // a block's title: bold
+	markedStyle                        // a highlighted number: bold on green
+	wrapStyle                          // text wrapped at the top of its cell
+	centredStyle                       // an interval: a number or none, centred alike
+	numberHeaderStyle                  // a header cell over numbers: a header, right-aligned
 )
 
 // style returns the id of a cell style, making it on first use. Styles are
