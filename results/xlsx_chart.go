@@ -8,12 +8,13 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// The size of a chart on the charts sheet, in pixels, and the rows of the
-// default height (20 pixels) it covers.
+// The size of a chart on the charts sheet, in pixels, and the rows kept
+// free for it: the rows of the default height (20 pixels) it covers, and
+// one more for the part of a row excelize's anchor reaches into.
 const (
 	chartWidth  = 600
 	chartHeight = 340
-	chartRows   = chartHeight / 20
+	chartRows   = chartHeight/20 + 1
 	// chartGap is the width, in characters, of the empty column between a
 	// chart's figures and the chart.
 	chartGap = 3
@@ -68,6 +69,10 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	var anchored []anchoredChart
 	row := 1
 	for i, c := range charts {
+		if top, ok := yCap(c.Data); ok {
+			c.Note = strings.TrimSpace(c.Note + fmt.Sprintf(
+				" The y axis stops at %g, twice the highest point of the lowest line, so that the lines near it are told apart; lines above it run off the chart.", top))
+		}
 		lines := 0
 		if c.Note != "" {
 			lines = int(math.Ceil(float64(len(c.Note)) / noteChars))
@@ -146,6 +151,9 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 			chart.XAxis.Minimum, chart.XAxis.Maximum = &lo, &hi
 		}
 	}
+	if top, ok := yCap(c.Data); ok {
+		chart.YAxis.Maximum = &top
+	}
 	for j := 1; j < len(c.Data.Columns); j++ {
 		chart.Series = append(chart.Series, excelize.ChartSeries{
 			Name:       fmt.Sprintf("'%s'!$%s$%d", sheet, columnName(j+1), top),
@@ -156,6 +164,29 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 		})
 	}
 	return chart
+}
+
+// yCap returns the top of the y axis when a few lines reach far above the
+// lowest line, so far that they would squash the others flat: twice the
+// highest point of the lower envelope, rounded up to a round number.
+func yCap(b Block) (float64, bool) {
+	var envelope, highest float64
+	for _, r := range b.Rows {
+		lowest := math.Inf(1)
+		for _, v := range r[1:] {
+			y := v.Float
+			if v.Kind == Int {
+				y = float64(v.Int)
+			}
+			lowest, highest = min(lowest, y), max(highest, y)
+		}
+		envelope = max(envelope, lowest)
+	}
+	if envelope <= 0 || highest <= 3*envelope {
+		return 0, false
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(2*envelope)))
+	return math.Ceil(2*envelope/unit) * unit, true
 }
 
 // xRange returns the least and greatest x value of a chart's figures, so

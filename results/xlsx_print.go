@@ -108,21 +108,25 @@ func (b *workbook) setUpPrint(sheet string, l printLayout, titleRows, keyCols in
 }
 
 // pager places page breaks between blocks: a block that would not fit on
-// what is left of the page starts a new one.
+// what is left of the page starts a new one, and so does a block after one
+// longer than a page, since where such a block ends is where the estimate
+// of rows a page holds is least sure.
 type pager struct {
-	rows int // rows a page holds
-	used int // rows used on the current page
+	rows    int  // rows a page holds
+	used    int  // rows used on the current page
+	spilled bool // the last block was longer than a page
 }
 
-// place reports whether a block of n rows starting after the rows used so
-// far must start a new page, and counts it.
+// place reports whether a block of n rows after the rows used so far must
+// start a new page, and counts it.
 func (p *pager) place(n int) bool {
-	brk := p.used > 0 && p.used+n > p.rows
+	brk := p.used > 0 && (p.spilled || p.used+n > p.rows)
 	if brk {
 		p.used = 0
 	}
 	p.used += n
-	if p.used > p.rows { // a block longer than a page ends part way down one
+	p.spilled = p.used > p.rows
+	if p.spilled {
 		p.used %= max(p.rows, 1)
 	}
 	return brk
