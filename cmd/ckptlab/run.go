@@ -99,6 +99,10 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string,
 		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
 		return f, nil, exitBadUser, true
 	}
+	if f.out == "-" && (f.check || !slices.Equal(f.formats, []string{results.FormatMD})) {
+		fmt.Fprintf(stderr, "ckptlab run: -o - writes the Markdown to stdout: it takes --format md alone, without --check\n")
+		return f, nil, exitBadUser, true
+	}
 	if f.jobs < 0 {
 		fmt.Fprintf(stderr, "ckptlab run: -j %d is not a number of jobs (want >= 1)\n", f.jobs)
 		return f, nil, exitBadUser, true
@@ -118,6 +122,9 @@ func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stder
 	set := withRowsProgress(res.Set(f.formats), e.GridRows(), stderr, f.quiet)
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats, stdout)
+	}
+	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY"
+		return 0, 0, results.WriteMarkdown(stdout, set)
 	}
 	if err := set.WriteContext(ctx, f.out, f.formats); err != nil {
 		return 0, 0, err
