@@ -89,7 +89,7 @@ func (b *workbook) writeCharts(charts []Chart) error {
 		row++
 		if c.Note != "" {
 			if err := sw.SetRow(cellName(1, row), []any{excelize.Cell{StyleID: wrap, Value: c.Note}},
-				excelize.RowOpts{Height: rowPoints * float64(lines)}); err != nil {
+				excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
 				return err
 			}
 			if err := sw.MergeCell(cellName(1, row), chartCol+fmt.Sprint(row)); err != nil {

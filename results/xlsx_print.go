@@ -40,6 +40,13 @@ type printLayout struct {
 // a spreadsheet program converts it with its default font.
 func columnPoints(chars float64) float64 { return (chars*7 + 5) * pixelPoints }
 
+// maxRowPoints is the tallest a row can be.
+const maxRowPoints = 409
+
+// rowHeight returns the height of a row of wrapped text of the given
+// lines, as tall as a row can be at most.
+func rowHeight(lines int) float64 { return min(rowPoints*float64(lines), maxRowPoints) }
+
 // layOut chooses the layout of a sheet whose printed width is width
 // points, of which the repeated key columns take keyWidth, with titleRows
 // header rows repeated on every page: portrait when it fits a portrait

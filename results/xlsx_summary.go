@@ -98,7 +98,7 @@ func describe(s Set) string {
 		case "version", "name", "description":
 			continue
 		}
-		parts = append(parts, kv.Key+" "+plainValue(kv.Value))
+		parts = append(parts, kv.Key+" "+shorten(plainValue(kv.Value), settingChars))
 	}
 	text := strings.TrimSpace(s.Description)
 	if text != "" && !strings.HasSuffix(text, ".") {
@@ -108,6 +108,20 @@ func describe(s Set) string {
 		text = strings.TrimSpace(text + " Settings: " + strings.Join(parts, "; ") + ".")
 	}
 	return text
+}
+
+// settingChars is the most characters of a setting the summary's
+// paragraph shows: a sweep of 10,001 probabilities is for the experiment
+// sheet.
+const settingChars = 160
+
+// shorten cuts text to at most n characters (runes), marking the cut.
+func shorten(text string, n int) string {
+	r := []rune(text)
+	if len(r) <= n {
+		return text
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // plainValue returns a value of the resolved configuration, in YAML flow
@@ -154,7 +168,7 @@ func (ss *summarySheet) paragraph(text string) error {
 	lines := max(1, int(math.Ceil(float64(len(text))/ss.chars)))
 	cell := cellName(1, ss.row)
 	if err := ss.sw.SetRow(cell, []any{excelize.Cell{StyleID: wrap, Value: text}},
-		excelize.RowOpts{Height: rowPoints * float64(lines)}); err != nil {
+		excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
 		return err
 	}
 	if err := ss.sw.MergeCell(cell, cellName(summaryCols, ss.row)); err != nil {

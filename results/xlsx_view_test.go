@@ -54,3 +54,21 @@ func TestFitBlocks(t *testing.T) {
 		})
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	long := "[" + strings.Repeat("0.5, ", 10_000) + "1]"
+	s := Set{Description: "A sweep", Config: []Setting{
+		{Key: "name", Value: "x"}, {Key: "description", Value: `"A sweep"`},
+		{Key: "intervals", Value: "[none, 6]"}, {Key: "probabilities", Value: long},
+	}}
+	got := describe(s)
+	if !strings.HasPrefix(got, "A sweep. Settings: intervals none, 6; probabilities 0.5, 0.5,") {
+		t.Errorf("describe = %.100q…, want the description, then plain settings", got)
+	}
+	if n := len([]rune(got)); n > 300 || !strings.HasSuffix(got, "….") {
+		t.Errorf("describe gives %d characters ending %q: want a long setting cut short", n, got[len(got)-10:])
+	}
+	if h := rowHeight(1000); h != maxRowPoints {
+		t.Errorf("a row of 1000 lines is %g points, want the most a row can be, %d", h, maxRowPoints)
+	}
+}
