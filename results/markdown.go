@@ -64,6 +64,8 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Break-even: the best declared interval by failure probability\n")
 			blk, more := collect(s.Breakeven, MarkdownLimit/100)
+			blk = dropConstantKeys(blk, 4)
+			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 			writeMarkdownBlock(b, blk)
 			if more > 0 {
 				fmt.Fprintf(b, "\n%d more rows in breakeven.csv.\n", more)

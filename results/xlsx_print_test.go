@@ -54,7 +54,7 @@ func TestXLSXPageSetup(t *testing.T) {
 			if props.FitToPage == nil || !*props.FitToPage {
 				t.Error("the sheet is not set to fit its pages")
 			}
-			if l.Orientation == nil || (*l.Orientation == "landscape") != slices.Contains([]string{"charts", "grid"}, sheet) {
+			if l.Orientation == nil || (*l.Orientation == "landscape") != slices.Contains([]string{"charts", "grid", "decisions"}, sheet) {
 				t.Errorf("orientation %v: want landscape for the wide sheets only", l.Orientation)
 			}
 			want := map[string]string{
@@ -100,9 +100,9 @@ func TestXLSXBestRowsHighlighted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, ok := formats["A2:T25"]
+	rules, ok := formats["A2:V25"]
 	if !ok || len(rules) != 1 || rules[0].Type != "formula" || rules[0].Criteria != "$T2=TRUE" || rules[0].Format == nil {
-		t.Fatalf("grid conditional formats %+v, want one rule over A2:T25 on best", formats)
+		t.Fatalf("grid conditional formats %+v, want one rule over A2:V25 on best", formats)
 	}
 	st, err := f.GetConditionalStyle(*rules[0].Format)
 	if err != nil {

@@ -110,7 +110,7 @@ func compareTable(t *testing.T, sheet string, cols []results.Column, want, got [
 
 func TestXLSXSheets(t *testing.T) {
 	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
-	want := []string{"summary", "charts", "grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	want := []string{"summary", "charts", "grid", "failures", "decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets %v, want %v", got, want)
 	}
@@ -142,7 +142,7 @@ func TestXLSXTableLayout(t *testing.T) {
 		cols   []results.Column
 		filter string
 	}{
-		{"grid", results.GridColumns, "'grid'!$A$1:$T$25"},
+		{"grid", results.GridColumns, "'grid'!$A$1:$V$25"},
 		{"failures", results.FailureColumns, "'failures'!$A$1:$K$67"},
 	} {
 		t.Run(tc.sheet, func(t *testing.T) {
@@ -429,7 +429,7 @@ func TestXLSXSplitsLongTables(t *testing.T) {
 	set := syntheticSet(t, 35, 12)
 	f := openWorkbook(t, workbookBytes(t, set, sheetRows))
 	want := []string{"summary", "charts", "grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
-		"recovery", "matrix", "cost", "probability", "partition", "experiment"}
+		"decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v, want %v", got, want)
 	}

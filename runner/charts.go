@@ -39,7 +39,7 @@ func (r *Result) Charts() []results.Chart {
 	for _, sr := range r.Sources {
 		title := sr.title()
 		costs := sr.Parts[0].Costs
-		for _, stateRows := range e.StateRows {
+		for _, stateRows := range e.StateRowsFor(sr.Source.Subscribers) {
 			expected = append(expected, expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), costs, stateRows, e.Probabilities))
 		}
 		sawtooth = append(sawtooth, sr.sawtoothChart(title))

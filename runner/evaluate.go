@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -11,10 +12,10 @@ import (
 
 // Options tune an evaluation. None of them changes a result.
 type Options struct {
-	// Jobs is the number of goroutines drawing sources; 0 means GOMAXPROCS.
+	// Jobs is the number of goroutines counting sources; 0 means GOMAXPROCS.
 	Jobs int
 	// Progress, if set, is called from time to time with the subscribers
-	// drawn so far and their total over every source of the experiment.
+	// counted so far and their total over the pieces being counted.
 	// Calls come one at a time, done never decreases, and the last call has
 	// done == total.
 	Progress func(done, total int64)
@@ -22,8 +23,8 @@ type Options struct {
 
 // Result is an evaluated experiment: for every source, the counts its
 // tables are computed from. Its size grows with the number of sources,
-// periods and workers, never with subscribers; the result tables are
-// produced from it row by row.
+// periods, workers and the workers faults touched, never with subscribers;
+// the result tables are produced from it row by row.
 type Result struct {
 	Exp     *Experiment
 	Sources []*SourceResult
@@ -44,7 +45,7 @@ type SourceResult struct {
 // PartResult is one source split over workers by one partition key.
 type PartResult struct {
 	model.Partitioning
-	Workers []model.Recovery
+	Workers model.WorkerSet
 	Costs   []model.Cost // one per interval, in declared order
 }
 
@@ -57,50 +58,77 @@ func Jobs(n int) int {
 	return n
 }
 
-// chunkSize is the most subscribers one task draws. Tasks are the unit of
-// parallel work and of progress; any size gives the same result.
-const chunkSize = 1 << 14
+// chunkSize is the most subscribers of a fault-free source one task
+// counts. Tasks are the unit of parallel work and of progress; any size
+// gives the same result.
+const chunkSize = 1 << 16
 
-// Evaluate draws every source of the experiment, in parallel, and evaluates
-// the recovery model on it. The result is the same for every Options.
+// Piece is a contiguous range of subscribers of one source: subscribers
+// Lo..Hi-1 of the source with index Source in e.SourceList() order (seeds,
+// then subscribers, then periods). Pieces are the unit of work that can be
+// counted apart, in parallel or in other processes, and merged.
+type Piece struct{ Source, Lo, Hi int }
+
+// Work returns the pieces that together cover every subscriber of every
+// source once, in source order.
+func (e *Experiment) Work() []Piece {
+	var out []Piece
+	for s, src := range e.SourceList() {
+		out = append(out, Piece{Source: s, Lo: 0, Hi: src.Subscribers})
+	}
+	return out
+}
+
+// taskSize returns how many subscribers of src one task counts. A source
+// with faults redraws its fault sequences once per task, so its tasks are
+// as large as one fault block allows and, below that, never so small that
+// redrawing costs more than counting: at least four subscribers per draw.
+func taskSize(src model.Source) int {
+	if src.Missing == 0 && src.Duplicates == 0 {
+		return chunkSize
+	}
+	draws := src.Missing + src.Duplicates
+	return min(src.FaultBlockSubscribers(), max(chunkSize, 4*draws))
+}
+
+// Count counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
+// and returns one tally per source of the experiment (nil for a source no
+// piece touched). Tallies of disjoint pieces of one source merge exactly
+// with (*model.Tally).Merge.
 //
-// Sources are cut into tasks of contiguous subscribers, which Jobs
-// goroutines take in turn. Each goroutine counts into a tally of its own per
-// source, and the tallies are summed at the end: counts are integers, so the
-// sum, and every table made from it, does not depend on which goroutine
-// drew what. Memory grows with jobs, sources, periods and workers, never
-// with subscribers.
-func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	jobs := Jobs(opt.Jobs)
+// Pieces are cut into tasks that goroutines take in turn. Each goroutine
+// counts into a tally of its own per source, and the tallies are summed at
+// the end: counts are integers, so the sum, and every table made from it,
+// does not depend on which goroutine counted what.
+func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+	sources := e.SourceList()
 	parts := e.partitionings()
-	res := &Result{Exp: e}
-	type task struct{ src, lo, hi int }
-	var tasks []task
-	var faults []model.Faults
+	var tasks []Piece
 	var total int64
-	for _, src := range e.sources() {
-		s := len(res.Sources)
-		res.Sources = append(res.Sources, &SourceResult{Source: src})
-		faults = append(faults, src.Faults())
-		for lo := 0; lo < src.Subscribers; lo += chunkSize {
-			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
+	for _, p := range pieces {
+		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
+			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
 		}
-		total += int64(src.Subscribers)
+		size := taskSize(sources[p.Source])
+		for lo := p.Lo; lo < p.Hi; lo += size {
+			tasks = append(tasks, Piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
+		}
+		total += int64(p.Hi - p.Lo)
 	}
 
-	jobs = min(jobs, len(tasks))
+	jobs := max(1, min(Jobs(opt.Jobs), len(tasks)))
 	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
-		done int64      // subscribers drawn, under mu
+		done int64      // subscribers counted, under mu
 	)
 	var wg sync.WaitGroup
 	for g := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]*model.Tally, len(res.Sources))
+			mine := make([]*model.Tally, len(sources))
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
@@ -108,15 +136,14 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 					return
 				}
 				t := tasks[i]
-				src := res.Sources[t.src].Source
-				if mine[t.src] == nil {
-					mine[t.src] = model.NewTally(src.Periods, parts)
+				src := sources[t.Source]
+				if mine[t.Source] == nil {
+					mine[t.Source] = model.NewTally(src.Periods, parts)
 				}
-				tally := mine[t.src]
-				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
+				src.Count(mine[t.Source], t.Lo, t.Hi)
 				if opt.Progress != nil {
 					mu.Lock()
-					done += int64(t.hi - t.lo)
+					done += int64(t.Hi - t.Lo)
 					opt.Progress(done, total)
 					mu.Unlock()
 				}
@@ -127,21 +154,54 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if opt.Progress != nil && len(tasks) == 0 {
+		opt.Progress(0, 0)
+	}
 
-	for s, sr := range res.Sources {
-		sum := model.NewTally(sr.Source.Periods, parts)
-		for _, mine := range tallies {
-			if mine[s] != nil {
-				sum.Merge(mine[s])
+	out := make([]*model.Tally, len(sources))
+	for _, mine := range tallies {
+		for s, t := range mine {
+			switch {
+			case t == nil:
+			case out[s] == nil:
+				out[s] = t
+			default:
+				out[s].Merge(t)
 			}
 		}
-		sr.evaluate(e, sum, parts)
 	}
-	return res, nil
+	return out, nil
+}
+
+// Assemble turns one complete tally per source (in SourceList order) into
+// the evaluated result.
+func Assemble(e *Experiment, tallies []*model.Tally) *Result {
+	res := &Result{Exp: e}
+	for s, src := range e.SourceList() {
+		sr := &SourceResult{Source: src}
+		t := tallies[s]
+		if t == nil { // a source of no subscriber counted
+			t = model.NewTally(src.Periods, e.partitionings())
+		}
+		sr.evaluate(e, t)
+		res.Sources = append(res.Sources, sr)
+	}
+	return res
+}
+
+// Evaluate counts every source of the experiment, in parallel, and
+// evaluates the recovery model on it: Assemble(e, Count(ctx, e, opt,
+// e.Work())). The result is the same for every Options.
+func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	tallies, err := Count(ctx, e, opt, e.Work())
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(e, tallies), nil
 }
 
 // evaluate computes the source's costs from its tally.
-func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []model.Partitioning) {
+func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
@@ -149,11 +209,8 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
-	for i, part := range parts {
-		pr := &PartResult{Partitioning: part}
-		for _, counts := range tally.Workers(i) {
-			pr.Workers = append(pr.Workers, model.NewRecovery(counts))
-		}
+	for i, part := range tally.Partitionings() {
+		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(i)}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}
@@ -161,9 +218,9 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	}
 }
 
-// sources returns the sources of the experiment in table order: seeds,
+// SourceList returns the sources of the experiment in table order: seeds,
 // then subscribers, then periods.
-func (e *Experiment) sources() []model.Source {
+func (e *Experiment) SourceList() []model.Source {
 	var out []model.Source
 	for _, seed := range e.Seeds {
 		for _, n := range e.Subscribers {

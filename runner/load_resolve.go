@@ -78,6 +78,7 @@ func (l *loader) resolve() *Experiment {
 		return nil
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
+	e.Origins = l.origins(win)
 	return &e
 }
 
@@ -169,6 +170,9 @@ func (l *loader) fill(e *Experiment, value func(key string) *parsed) {
 	}
 	if v := value("state_rows"); v != nil {
 		e.StateRows = toInts[int](v.Ints)
+	}
+	if v := value("risk_level"); v != nil {
+		e.RiskLevel = v.Floats[0]
 	}
 	if v := value("probabilities"); v != nil {
 		e.Probabilities = v.Floats

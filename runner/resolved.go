@@ -20,7 +20,7 @@ func (e *Experiment) Config() []results.Setting {
 		failures = list(e.FailurePeriods, func(m model.Month) string { return m.String() })
 	}
 	itoa := strconv.Itoa
-	return []results.Setting{
+	config := []results.Setting{
 		{Key: "version", Value: itoa(e.Version)},
 		{Key: "name", Value: e.Name},
 		{Key: "description", Value: strconv.Quote(e.Description)},
@@ -32,12 +32,17 @@ func (e *Experiment) Config() []results.Setting {
 		{Key: "duplicates", Value: itoa(e.Duplicates)},
 		{Key: "partition_key", Value: list(e.PartitionKeys, func(k model.PartitionKey) string { return k.String() })},
 		{Key: "workers", Value: list(e.Workers, itoa)},
-		{Key: "state_rows", Value: list(e.StateRows, itoa)},
+		{Key: "state_rows", Value: list(e.StateRows, stateRowsText)},
+		{Key: "risk_level", Value: results.FloatValue(e.RiskLevel).String()},
 		{Key: "probabilities", Value: list(e.Probabilities, func(p float64) string { return results.FloatValue(p).String() })},
 		{Key: "intervals", Value: intervals},
 		{Key: "failure_period", Value: e.FailurePeriod.String()},
 		{Key: "failure_periods", Value: failures},
 	}
+	for i := range config {
+		config[i].Origin = e.Origins[config[i].Key]
+	}
+	return config
 }
 
 func list[T any](values []T, format func(T) string) string {
@@ -57,6 +62,9 @@ func (r *Result) Set(formats []string) results.Set {
 		Description: r.Exp.Description,
 		Grid:        r.GridTable(),
 		Failures:    r.FailuresTable(),
+		Decisions:   r.DecisionsTable(),
+		Breakeven:   r.BreakevenTable(),
+		Headline:    r.Headline(),
 		Config:      r.Exp.Config(),
 		Version:     Version,
 	}

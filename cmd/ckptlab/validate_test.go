@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/runner"
 )
 
 // writeExperiment writes an experiment file into a fresh folder and
@@ -87,7 +89,7 @@ func TestValidateErrors(t *testing.T) {
 		{"range too long", "name: x\nseeds: {from: 0, to: 2000000}\n", 2, 8,
 			"seeds: range has 2000001 values (want at most 1000000, a safety cap)"},
 		{"int64 overflow", "name: x\nstate_rows: 9223372036854775808\n", 2, 13,
-			"state_rows: 9223372036854775808 does not fit in 64 bits (want a whole number >= 0)"},
+			"state_rows: 9223372036854775808 does not fit in 64 bits (want a whole number >= 0 or subscribers)"},
 		{"NaN", "name: x\nprobabilities: .nan\n", 2, 16,
 			"probabilities: .nan is not a finite number (want a number in 0..1)"},
 		{"infinity", "name: x\nprobabilities: [-.inf]\n", 2, 17,
@@ -146,7 +148,7 @@ func TestValidateEveryError(t *testing.T) {
 	want := a + ":2:10: workers: 0 is not a worker count (want >= 1)\n" +
 		a + ":3:12: seeds[1]: 1 is listed twice (want each seed once)\n" +
 		a + ":4:1: colour: unknown key (want one of version, name, description, seeds, subscribers, periods, " +
-		"partition_key, workers, state_rows, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods)\n" +
+		"partition_key, workers, state_rows, risk_level, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods)\n" +
 		a + ":5:19: intervals[1]: 13 is not an interval (want none, all, or 1..12)\n" +
 		b + ":1:7: name: ../b is not a valid name (want [a-z0-9][a-z0-9_-]{0,63}, it names the output folder)\n"
 	if code != exitBadUser || stdout != "" || stderr != want {
@@ -260,27 +262,31 @@ func TestPlan(t *testing.T) {
 	code, stdout, stderr := ckptlab("plan", "-o", "results", "--format", "csv,xlsx", "--set", "workers=[2, 4]", path)
 	want := "sweep  " + path + `
   description      every interval, 21 probabilities
-  version          1
-  seeds            20260218
-  subscribers      200
-  periods          12
-  partition_key    subscriber
-  workers          2, 4
-  state_rows       200
+  version          1  # default
+  seeds            20260218  # default
+  subscribers      200  # default
+  periods          12  # default
+  partition_key    subscriber  # default
+  workers          2, 4  # --set
+  state_rows       subscribers  # default
+  risk_level       0.95  # default
   probabilities    0, 0.05, 0.1, … 1 (21 values)
   intervals        all (none and 1..P for each periods value P)
-  start            2026-01
-  missing          0
-  duplicates       0
-  failure_period   2026-09
-  failure_periods  all (every period but the first)
+  start            2026-01  # default
+  missing          0  # default
+  duplicates       0  # default
+  failure_period   2026-09  # default
+  failure_periods  all (every period but the first)  # default
   sources          1
   grid rows        546
   failures rows    286
-  memory           at most 1 MiB of counts and views
+  memory           at most ` + memoryLine(t, path, "workers=[2, 4]") + `
   writes           results/sweep/grid.csv
                    results/sweep/failures.csv
+                   results/sweep/decisions.csv
+                   results/sweep/breakeven.csv
                    results/sweep/sweep.xlsx
+                   results/sweep/experiment.yaml
 `
 	if code != exitOK || stdout != want || stderr != "" {
 		t.Errorf("plan = %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, stdout, want)
@@ -295,7 +301,8 @@ func TestPlanErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{bad}, bad + ":2:10: workers: 0 is not a worker count (want >= 1)\n"},
-		{[]string{"--format", "pdf", good}, `ckptlab plan: --format: "pdf" is not a format (want a list of csv, xlsx, md)` + "\n"},
+		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md)` +
+			"\nRun 'ckptlab plan --help' for usage.\n"},
 		{[]string{"--set", "periods=1", good}, "--set periods: 1 is not a period count (want >= 2)\n"},
 	}
 	for _, tt := range tests {
@@ -307,4 +314,16 @@ func TestPlanErrors(t *testing.T) {
 	if code, _, stderr := ckptlab("plan"); code != exitBadUser || !strings.Contains(stderr, "no experiment file given") {
 		t.Errorf("plan without files = %d, %q", code, stderr)
 	}
+}
+
+// memoryLine returns the figure plan prints for the experiment at path
+// with the given override and views: TestMemoryBoundHolds in runner checks
+// that it bounds a real run.
+func memoryLine(t *testing.T, path, set string) string {
+	t.Helper()
+	e, err := runner.Load(path, runner.OverridesFromEnv([]string{set}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.MiB(e.MemoryBytes(0, true))
 }

@@ -1,0 +1,101 @@
+package decide
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Expected is E_k(p) = p·S/n + C, evaluated in that order in float64 as the
+// lesson does, so that ties between intervals come out as in the lesson.
+func Expected(p float64, sum int64, n int, certain int64) float64 {
+	return p*float64(sum)/float64(n) + float64(certain)
+}
+
+// Outcomes are the rows one interval recomputes over the failure set,
+// merged by value and sorted from the most to the least: what the tail
+// criterion needs, built once per source and interval and then read by
+// every grid row of that interval.
+type Outcomes struct {
+	ys     []int64 // distinct recomputed rows, descending
+	counts []int   // counts[i] failures recompute ys[i] rows
+	n      int     // failures in all
+	sum    int64   // Σ y_f
+}
+
+// NewOutcomes returns the outcomes of the recomputed rows y_f of every
+// failure f of the failure set (at least one).
+func NewOutcomes(ys []int64) Outcomes {
+	desc := slices.Clone(ys)
+	slices.SortFunc(desc, func(a, b int64) int { return cmp.Compare(b, a) })
+	o := Outcomes{n: len(desc)}
+	for _, y := range desc {
+		o.sum += y
+		if k := len(o.ys); k > 0 && o.ys[k-1] == y {
+			o.counts[k-1]++
+			continue
+		}
+		o.ys = append(o.ys, y)
+		o.counts = append(o.counts, 1)
+	}
+	return o
+}
+
+// Sum is Σ y_f, the S of the expected total.
+func (o Outcomes) Sum() int64 { return o.sum }
+
+// Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
+// expected shortfall), computed exactly as SPEC §6 states it, operation for
+// operation in float64, so that its figures reproduce bit for bit: a run
+// costs certain + y with mass p·m/n for each distinct y (m failures
+// recompute it), from the most costly down, then certain with mass 1−p;
+// mass is taken from the top until 1−alpha is taken, the last outcome in
+// part, and the sum of cost × mass taken is divided by 1−alpha.
+//
+// The loop stops once 1−alpha is taken, which at the usual risk levels is
+// after the first outcome or few. alpha = 0 takes every outcome: the tail is
+// then the expected total, and Tail returns Expected bit for bit.
+// alpha must lie in [0, 1) and p in [0, 1].
+func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
+	if alpha == 0 {
+		return Expected(p, o.sum, o.n, certain)
+	}
+	need := 1 - alpha
+	var taken, sum float64
+	take := func(cost, mass float64) {
+		m := min(mass, need-taken)
+		sum += cost * m
+		taken += m
+	}
+	for i, y := range o.ys {
+		if taken >= need {
+			break
+		}
+		take(float64(certain+y), p*float64(o.counts[i])/float64(o.n))
+	}
+	if taken < need {
+		take(float64(certain), 1-p)
+	}
+	return sum / need
+}
+
+// Young is Young's first-order optimum interval √(2δM), in periods, and
+// Daly his higher-order one: √(2δM)·(1 + √(δ/2M)/3 + (δ/2M)/9) − δ when
+// δ < 2M, else M. r = rows/P is the work of one period, δ = stateRows/r
+// one checkpoint's cost in periods of work, M = n/p the mean periods between
+// failures. ok is false, and no interval is meant, when p = 0 or rows = 0.
+func Young(rows int64, periods int, stateRows int64, n int, p float64) (young, daly float64, ok bool) {
+	if p == 0 || rows == 0 {
+		return 0, 0, false
+	}
+	r := float64(rows) / float64(periods)
+	delta := float64(stateRows) / r
+	m := float64(n) / p
+	young = math.Sqrt(2 * delta * m)
+	if delta >= 2*m {
+		return young, m, true
+	}
+	x := delta / (2 * m)
+	daly = young*(1+math.Sqrt(x)/3+x/9) - delta
+	return young, daly, true
+}
