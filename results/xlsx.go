@@ -21,15 +21,24 @@ const MaxSheetRows = 1_048_575
 
 // WriteXLSX writes the set's workbook to w. Its sheets, in order:
 //
-//   - grid and failures: the tables of grid.csv and failures.csv, numbers
-//     as numeric cells and best as a boolean cell, the header row frozen and
-//     an autofilter over the data; a table longer than MaxSheetRows goes on
-//     as grid-2, grid-3, ...;
+//   - summary: the experiment in a paragraph, the headline, the break-even
+//     table and a decision map, so that the answer is on the first screen;
+//   - charts: the set's charts, each beside the table of its figures;
+//   - grid and failures, then decisions and breakeven when the set has
+//     them: the tables of the CSV files, numbers as numeric cells (interval
+//     cells too, none as text) and best as a boolean cell, the header row
+//     frozen, an autofilter over the data and the best rows highlighted; a
+//     table longer than MaxSheetRows goes on as grid-2, grid-3, ...;
 //   - recovery, matrix, cost, probability and partition: the lesson's own
 //     tables, a titled block per combination of the axes they depend on,
-//     with the best interval of the probability table highlighted and
-//     charted;
+//     with the best interval of the probability table highlighted;
 //   - experiment: the resolved configuration, its hash and the version.
+//
+// Every sheet is set up to print: A4, landscape when it is too wide to
+// print upright at a readable scale, fit to the width of a page (or of a
+// few, for a very wide sheet, with its key columns repeated), its header
+// rows repeated on every page, and blocks and charts moved whole to the
+// next page rather than cut.
 //
 // Numbers keep their value, shown with the decimals their column asks for,
 // to the 15 significant digits a spreadsheet cell holds; the CSV files are

@@ -21,7 +21,7 @@ func (b *workbook) writeExperiment(s Set) error {
 	rows = append(rows, [3]string{},
 		[3]string{"ckptlab version", s.Version},
 		[3]string{"configuration sha256", s.ConfigHash()},
-		[3]string{"", `the SHA-256 of the lines "key: value", the value in YAML flow syntax as experiment.yaml writes it, each ended by a line feed`},
+		[3]string{"", `the SHA-256 of the lines "key: value" of the configuration, each value in YAML flow syntax, each line ended by a line feed`},
 	)
 	if len(b.notes) > 0 {
 		rows = append(rows, [3]string{})
