@@ -339,6 +339,12 @@ func TestExcludedViews(t *testing.T) {
 	if h := res.Headline(); len(h) == 0 || len(h) > maxHeadline {
 		t.Errorf("headline of %d lines", len(h))
 	}
+	for _, c := range res.Charts() {
+		if strings.Contains(c.Data.Title, "Expected total") && strings.Contains(c.Data.Title, "200 subscribers") &&
+			len(c.Data.Columns) != 1+4 {
+			t.Errorf("chart %q has %d columns, want the probability and the 4 intervals", c.Data.Title, len(c.Data.Columns))
+		}
+	}
 	for _, v := range res.Views() {
 		for _, b := range v.Blocks {
 			if strings.Contains(b.Title, "30 subscribers") && strings.Contains(b.Title, "by type over 3 workers") {

@@ -39,7 +39,11 @@ func (r *Result) Views() []results.View {
 			if none(left) {
 				continue
 			}
-			t := fmt.Sprintf("%s, partitioned by %s over %d workers", title, pr.Key, pr.Partitioning.Workers)
+			workers := "workers"
+			if pr.Partitioning.Workers == 1 {
+				workers = "worker"
+			}
+			t := fmt.Sprintf("%s, partitioned by %s over %d %s", title, pr.Key, pr.Partitioning.Workers, workers)
 			part.Blocks = append(part.Blocks, partitionBlock(t, pick(pr.Costs, left)))
 		}
 	}
