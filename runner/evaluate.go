@@ -57,39 +57,57 @@ func Jobs(n int) int {
 	return n
 }
 
-// chunkSize is the most subscribers one task draws. Tasks are the unit of
-// parallel work and of progress; any size gives the same result.
+// chunkSize is the most subscribers one piece of Work holds. Pieces are the
+// unit of parallel work and of progress; any size gives the same result.
 const chunkSize = 1 << 14
 
-// Evaluate draws every source of the experiment, in parallel, and evaluates
-// the recovery model on it. The result is the same for every Options.
-//
-// Sources are cut into tasks of contiguous subscribers, which Jobs
-// goroutines take in turn. Each goroutine counts into a tally of its own per
-// source, and the tallies are summed at the end: counts are integers, so the
-// sum, and every table made from it, does not depend on which goroutine
-// drew what. Memory grows with jobs, sources, periods and workers, never
-// with subscribers.
-func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	jobs := Jobs(opt.Jobs)
-	parts := e.partitionings()
-	res := &Result{Exp: e}
-	type task struct{ src, lo, hi int }
-	var tasks []task
-	var faults []model.Faults
-	var total int64
-	for _, src := range e.sources() {
-		s := len(res.Sources)
-		res.Sources = append(res.Sources, &SourceResult{Source: src})
-		faults = append(faults, src.Faults())
-		for lo := 0; lo < src.Subscribers; lo += chunkSize {
-			tasks = append(tasks, task{src: s, lo: lo, hi: min(lo+chunkSize, src.Subscribers)})
-		}
-		total += int64(src.Subscribers)
-	}
+// Piece is a contiguous range of subscribers of one source: subscribers
+// Lo..Hi-1 of the source with index Source in e.SourceList() order.
+type Piece struct{ Source, Lo, Hi int }
 
-	jobs = min(jobs, len(tasks))
+// Work returns the pieces that together cover every subscriber of every
+// source once, in source order.
+func (e *Experiment) Work() []Piece {
+	var out []Piece
+	for s, src := range e.SourceList() {
+		for lo := 0; lo < src.Subscribers; lo += chunkSize {
+			out = append(out, Piece{Source: s, Lo: lo, Hi: min(lo+chunkSize, src.Subscribers)})
+		}
+	}
+	return out
+}
+
+// Evaluate draws every source of the experiment, in parallel, and evaluates
+// the recovery model on it: Assemble(e, Count(ctx, e, opt, e.Work())). The
+// result is the same for every Options.
+func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	tallies, err := Count(ctx, e, opt, e.Work())
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(e, tallies), nil
+}
+
+// Count draws the given pieces in parallel and returns one tally per source
+// of the experiment, nil for a source no piece touched.
+//
+// Jobs goroutines take the pieces in turn. Each counts into a tally of its
+// own per source, and the tallies are summed at the end: counts are
+// integers, so the sum does not depend on which goroutine drew what, and
+// tallies of disjoint pieces of one source merge exactly with
+// (*model.Tally).Merge. Memory grows with jobs, sources, periods and
+// workers, never with subscribers.
+func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+	parts := e.partitionings()
+	srcs := e.SourceList()
+	faults := make([]model.Faults, len(srcs))
+	var total int64
+	for _, p := range pieces {
+		total += int64(p.Hi - p.Lo)
+	}
+	jobs := min(Jobs(opt.Jobs), max(len(pieces), 1))
 	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
+	var once = make([]sync.Once, len(srcs))
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
@@ -100,23 +118,24 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]*model.Tally, len(res.Sources))
+			mine := make([]*model.Tally, len(srcs))
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(tasks) || ctx.Err() != nil {
+				if i >= len(pieces) || ctx.Err() != nil {
 					return
 				}
-				t := tasks[i]
-				src := res.Sources[t.src].Source
-				if mine[t.src] == nil {
-					mine[t.src] = model.NewTally(src.Periods, parts)
+				t := pieces[i]
+				src := srcs[t.Source]
+				once[t.Source].Do(func() { faults[t.Source] = src.Faults() })
+				if mine[t.Source] == nil {
+					mine[t.Source] = model.NewTally(src.Periods, parts)
 				}
-				tally := mine[t.src]
-				tally.AddDrops(src.Scan(t.lo, t.hi, faults[t.src], tally.Add))
+				tally := mine[t.Source]
+				tally.AddDrops(src.Scan(t.Lo, t.Hi, faults[t.Source], tally.Add))
 				if opt.Progress != nil {
 					mu.Lock()
-					done += int64(t.hi - t.lo)
+					done += int64(t.Hi - t.Lo)
 					opt.Progress(done, total)
 					mu.Unlock()
 				}
@@ -127,17 +146,32 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-
-	for s, sr := range res.Sources {
-		sum := model.NewTally(sr.Source.Periods, parts)
+	out := make([]*model.Tally, len(srcs))
+	for s, src := range srcs {
 		for _, mine := range tallies {
-			if mine[s] != nil {
-				sum.Merge(mine[s])
+			if mine[s] == nil {
+				continue
 			}
+			if out[s] == nil {
+				out[s] = model.NewTally(src.Periods, parts)
+			}
+			out[s].Merge(mine[s])
 		}
-		sr.evaluate(e, sum, parts)
 	}
-	return res, nil
+	return out, nil
+}
+
+// Assemble turns one complete tally per source, in SourceList order, into
+// the evaluated result.
+func Assemble(e *Experiment, tallies []*model.Tally) *Result {
+	parts := e.partitionings()
+	res := &Result{Exp: e}
+	for s, src := range e.SourceList() {
+		sr := &SourceResult{Source: src}
+		sr.evaluate(e, tallies[s], parts)
+		res.Sources = append(res.Sources, sr)
+	}
+	return res
 }
 
 // evaluate computes the source's costs from its tally.
@@ -161,9 +195,9 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	}
 }
 
-// sources returns the sources of the experiment in table order: seeds,
+// SourceList returns the sources of the experiment in table order: seeds,
 // then subscribers, then periods.
-func (e *Experiment) sources() []model.Source {
+func (e *Experiment) SourceList() []model.Source {
 	var out []model.Source
 	for _, seed := range e.Seeds {
 		for _, n := range e.Subscribers {
