@@ -19,7 +19,8 @@ const usage = `ckptlab evaluates how often a streaming job should checkpoint its
 
 Usage:
 
-	ckptlab run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] FILE...
+	ckptlab run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE...
+	ckptlab merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...
 	ckptlab validate [--set key=value]... FILE...
 	ckptlab plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] FILE...
 	ckptlab version
@@ -40,6 +41,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		"validate": cmdValidate,
 		"plan":     cmdPlan,
 		"version":  cmdVersion,
+		"merge":    cmdMerge,
 	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)

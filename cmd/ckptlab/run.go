@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +13,7 @@ import (
 	"ckptlab/runner"
 )
 
-const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] FILE..."
+const runSynopsis = "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE..."
 
 // defaultFormats are the formats run writes, and plan lists, without --format.
 const defaultFormats = "csv,xlsx"
@@ -28,6 +29,8 @@ type runFlags struct {
 	maxMemory int64 // MiB
 	quiet     bool
 	check     bool
+	shard     string
+	shardOf   runner.Shard // shard, parsed; zero for an unsharded run
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -57,6 +60,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	var checked, differ int
 	for _, e := range exps {
+		if f.shardOf.Valid() {
+			if err := runShard(ctx, e, f.shardOf, f, stdout, stderr); err != nil {
+				if ctx.Err() != nil {
+					return interrupted(ctx, stderr)
+				}
+				fmt.Fprintf(stderr, "ckptlab run: %s: %v\n", e.File, err)
+				return exitFailed
+			}
+			continue
+		}
 		n, d, err := runOne(ctx, e, f, stdout, stderr)
 		if err != nil && ctx.Err() != nil {
 			return interrupted(ctx, stderr)
@@ -84,6 +97,7 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string,
 	fs.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a grid of more than `N` rows of grid.csv")
 	fs.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
 	fs.BoolVar(&f.quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	fs.StringVar(&f.shard, "shard", "", "count only shard `I/N` (1-based) into OUT/<name>/shards/I-of-N, for ckptlab merge; auto or auto/N reads I (and N) from the batch engine's environment")
 	fs.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
 	files, code, done = parseFlags(fs, args)
 	if done {
@@ -98,6 +112,16 @@ func parseRunFlags(args []string, stderr io.Writer) (f runFlags, files []string,
 	if f.formats, err = parseFormats(f.format); err != nil {
 		fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
 		return f, nil, exitBadUser, true
+	}
+	if f.shard != "" {
+		if f.shardOf, err = parseShard(f.shard, os.Getenv); err != nil {
+			fmt.Fprintf(stderr, "ckptlab run: %v\n", err)
+			return f, nil, exitBadUser, true
+		}
+		if f.check {
+			fmt.Fprintf(stderr, "ckptlab run: --check compares tables, and a shard writes none; run ckptlab merge, then --check\n")
+			return f, nil, exitBadUser, true
+		}
 	}
 	if f.jobs < 0 {
 		fmt.Fprintf(stderr, "ckptlab run: -j %d is not a number of jobs (want >= 1)\n", f.jobs)

@@ -1,0 +1,231 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// ShardsDir returns the folder of an experiment's shard files,
+// dir/<name>/shards: input to merge, not part of the output set.
+func ShardsDir(dir string, e *Experiment) string {
+	return filepath.Join(dir, e.Name, "shards")
+}
+
+// Hash returns the hash of the resolved experiment that shard files carry:
+// the results.Set.ConfigHash of its configuration. Shards of one run agree
+// on it however the file was laid out or overridden.
+func (e *Experiment) Hash() string {
+	return results.Set{Config: e.Config()}.ConfigHash()
+}
+
+// ShardRun says what RunShard did.
+type ShardRun struct {
+	// Path is the shard file.
+	Path string
+	// Kept is set when a matching shard file was already at Path: nothing
+	// was recomputed.
+	Kept bool
+	// Replaced, when set, says why a file already at Path did not match
+	// and was made again.
+	Replaced error
+}
+
+// RunShard counts shard s of the experiment and writes its shard file into
+// ShardsDir(dir, e), atomically. A shard is idempotent: when a complete
+// file of the same experiment and shard is already there, RunShard keeps it
+// and counts nothing, so engines that retry a shard, and a user who reruns
+// a partial run, redo only what is missing.
+func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir string) (ShardRun, error) {
+	if !s.Valid() {
+		return ShardRun{}, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N)", s.I, s.N)
+	}
+	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
+	hash := e.Hash()
+	if _, err := os.Lstat(run.Path); err == nil {
+		f, err := ReadShardFile(run.Path)
+		if err == nil {
+			err = e.checkShard(f, hash)
+		}
+		if err == nil && f.Shard != s {
+			err = fmt.Errorf("it holds shard %d of %d", f.Shard.I, f.Shard.N)
+		}
+		if err == nil {
+			run.Kept = true
+			return run, nil
+		}
+		run.Replaced = err
+	}
+
+	part := e.Part(s)
+	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
+	if len(part) > 0 {
+		tallies, err := Count(ctx, e, opt, within(e.Work(), part))
+		if err != nil {
+			return run, err
+		}
+		for src, t := range tallies {
+			if t != nil {
+				f.Tallies = append(f.Tallies, SourceTally{Source: src, Tally: t})
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
+		return run, err
+	}
+	return run, writeShardFile(run.Path, f)
+}
+
+// checkShard reports whether f is a shard of this experiment: the same name
+// and hash, the pieces of its part, and a tally of the right shape for each
+// source they touch, in source order.
+func (e *Experiment) checkShard(f *ShardFile, hash string) error {
+	if f.Name != e.Name || f.Hash != hash {
+		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
+			f.Name, f.Hash, e.Name, hash)
+	}
+	if !f.Shard.Valid() {
+		return fmt.Errorf("shard %d of %d does not exist", f.Shard.I, f.Shard.N)
+	}
+	if !slices.Equal(f.Pieces, e.Part(f.Shard)) {
+		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
+	}
+	srcs, parts := e.SourceList(), e.partitionings()
+	if len(f.Tallies) != len(f.Pieces) {
+		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
+	}
+	for i, t := range f.Tallies {
+		if t.Source != f.Pieces[i].Source || !fits(t.Tally, srcs[t.Source], parts) {
+			return fmt.Errorf("the tally of source %d does not fit the experiment", t.Source)
+		}
+	}
+	return nil
+}
+
+// fits reports whether t has the periods and partitionings of a tally of
+// src, so that merging it cannot fail.
+func fits(t *model.Tally, src model.Source, parts []model.Partitioning) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if len(t.Stream()) != src.Periods {
+		return false
+	}
+	for p, part := range parts {
+		w := t.Workers(p)
+		if len(w) != part.Workers || len(w[0]) != src.Periods {
+			return false
+		}
+	}
+	return true
+}
+
+// MissingShardsError is Merge's error when shard files are missing.
+type MissingShardsError struct {
+	Dir     string
+	N       int
+	Missing []int // 1-based shard indexes, increasing
+}
+
+func (m *MissingShardsError) Error() string {
+	idx := make([]string, len(m.Missing))
+	for i, k := range m.Missing {
+		idx[i] = fmt.Sprint(k)
+	}
+	return fmt.Sprintf("%s: %d of %d shard files missing: %s (run each with ckptlab run --shard I/%d)",
+		m.Dir, len(m.Missing), m.N, strings.Join(idx, ", "), m.N)
+}
+
+// Merge reads the shard files of the experiment in ShardsDir(dir, e) and
+// returns the result an unsharded run gives, to the last count.
+//
+// It refuses, listing every problem at once: a folder without shard files,
+// a file that is not a complete shard file, a shard of another experiment,
+// shards of more than one N, a shard present twice, and missing shards
+// (a *MissingShardsError among the joined errors). Hidden files, the
+// temporaries of shards still running or killed, are ignored. Files are
+// read one at a time and their tallies summed: time and memory grow with
+// the tallies, never with subscribers.
+func Merge(e *Experiment, dir string) (*Result, error) {
+	folder := ShardsDir(dir, e)
+	entries, err := os.ReadDir(folder)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+	}
+	if err != nil {
+		return nil, err
+	}
+	hash := e.Hash()
+	srcs, parts := e.SourceList(), e.partitionings()
+	tallies := make([]*model.Tally, len(srcs))
+	var problems []error
+	seen := map[Shard]string{} // the file each shard came from
+	var ns []int               // the Ns met, in order
+	for _, entry := range entries {
+		name := entry.Name()
+		if strings.HasPrefix(name, ".") || entry.IsDir() {
+			continue
+		}
+		path := filepath.Join(folder, name)
+		f, err := ReadShardFile(path)
+		if err == nil {
+			err = e.checkShard(f, hash)
+			if err != nil {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if !slices.Contains(ns, f.Shard.N) {
+			ns = append(ns, f.Shard.N)
+		}
+		if other, ok := seen[f.Shard]; ok {
+			problems = append(problems, fmt.Errorf("%s: shard %d of %d twice, also in %s; remove one",
+				path, f.Shard.I, f.Shard.N, other))
+			continue
+		}
+		seen[f.Shard] = path
+		for _, t := range f.Tallies {
+			if tallies[t.Source] == nil {
+				tallies[t.Source] = model.NewTally(srcs[t.Source].Periods, parts)
+			}
+			tallies[t.Source].Merge(t.Tally)
+		}
+	}
+	switch len(ns) {
+	case 0:
+		if len(problems) == 0 {
+			return nil, fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+		}
+	case 1:
+		var missing []int
+		for i := 1; i <= ns[0]; i++ {
+			if _, ok := seen[Shard{i, ns[0]}]; !ok {
+				missing = append(missing, i)
+			}
+		}
+		if len(missing) > 0 {
+			problems = append(problems, &MissingShardsError{Dir: folder, N: ns[0], Missing: missing})
+		}
+	default:
+		slices.Sort(ns)
+		problems = append(problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
+			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ns)), ", "), "[]")))
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	return Assemble(e, tallies), nil
+}
