@@ -152,7 +152,8 @@ func (m *MissingShardsError) Error() string {
 // It refuses, listing every problem at once: a folder without shard files,
 // a file that is not a complete shard file, a shard of another experiment,
 // shards of more than one N, a shard present twice, and missing shards
-// (a *MissingShardsError among the joined errors). Hidden files, the
+// (a *MissingShardsError among the joined errors; a shard whose file is
+// there but refused is reported once, as refused). Hidden files, the
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers.
@@ -169,6 +170,7 @@ func Merge(e *Experiment, dir string) (*Result, error) {
 	srcs, parts := e.SourceList(), e.partitionings()
 	tallies := make([]*model.Tally, len(srcs))
 	var problems []error
+	bad := map[string]bool{} // names of the files refused
 	seen := map[Shard]string{} // the file each shard came from
 	var ns []int               // the Ns met, in order
 	for _, entry := range entries {
@@ -186,6 +188,7 @@ func Merge(e *Experiment, dir string) (*Result, error) {
 		}
 		if err != nil {
 			problems = append(problems, err)
+			bad[name] = true
 			continue
 		}
 		if !slices.Contains(ns, f.Shard.N) {
@@ -212,7 +215,8 @@ func Merge(e *Experiment, dir string) (*Result, error) {
 	case 1:
 		var missing []int
 		for i := 1; i <= ns[0]; i++ {
-			if _, ok := seen[Shard{i, ns[0]}]; !ok {
+			s := Shard{i, ns[0]}
+			if _, ok := seen[s]; !ok && !bad[s.String()] {
 				missing = append(missing, i)
 			}
 		}
