@@ -170,7 +170,7 @@ func Merge(e *Experiment, dir string) (*Result, error) {
 	srcs, parts := e.SourceList(), e.partitionings()
 	tallies := make([]*model.Tally, len(srcs))
 	var problems []error
-	bad := map[string]bool{} // names of the files refused
+	bad := map[string]bool{}   // names of the files refused
 	seen := map[Shard]string{} // the file each shard came from
 	var ns []int               // the Ns met, in order
 	for _, entry := range entries {
