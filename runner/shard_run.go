@@ -159,77 +159,97 @@ func (m *MissingShardsError) Error() string {
 // the tallies, never with subscribers.
 func Merge(e *Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
+	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+		return nil, noShards
 	}
 	if err != nil {
 		return nil, err
 	}
-	hash := e.Hash()
-	srcs, parts := e.SourceList(), e.partitionings()
-	tallies := make([]*model.Tally, len(srcs))
-	var problems []error
-	bad := map[string]bool{}   // names of the files refused
-	seen := map[Shard]string{} // the file each shard came from
-	var ns []int               // the Ns met, in order
+	m := merger{e: e, hash: e.Hash(), srcs: e.SourceList(), parts: e.partitionings(),
+		seen: map[Shard]string{}, bad: map[string]bool{}}
+	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
-		name := entry.Name()
-		if strings.HasPrefix(name, ".") || entry.IsDir() {
-			continue
-		}
-		path := filepath.Join(folder, name)
-		f, err := ReadShardFile(path)
-		if err == nil {
-			err = e.checkShard(f, hash)
-			if err != nil {
-				err = fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		if err != nil {
-			problems = append(problems, err)
-			bad[name] = true
-			continue
-		}
-		if !slices.Contains(ns, f.Shard.N) {
-			ns = append(ns, f.Shard.N)
-		}
-		if other, ok := seen[f.Shard]; ok {
-			problems = append(problems, fmt.Errorf("%s: shard %d of %d twice, also in %s; remove one",
-				path, f.Shard.I, f.Shard.N, other))
-			continue
-		}
-		seen[f.Shard] = path
-		for _, t := range f.Tallies {
-			if tallies[t.Source] == nil {
-				tallies[t.Source] = model.NewTally(srcs[t.Source].Periods, parts)
-			}
-			tallies[t.Source].Merge(t.Tally)
+		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
+			m.add(folder, name)
 		}
 	}
-	switch len(ns) {
+	switch len(m.ns) {
 	case 0:
-		if len(problems) == 0 {
-			return nil, fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+		if len(m.problems) == 0 {
+			return nil, noShards
 		}
 	case 1:
-		var missing []int
-		for i := 1; i <= ns[0]; i++ {
-			s := Shard{i, ns[0]}
-			if _, ok := seen[s]; !ok && !bad[s.String()] {
-				missing = append(missing, i)
-			}
-		}
-		if len(missing) > 0 {
-			problems = append(problems, &MissingShardsError{Dir: folder, N: ns[0], Missing: missing})
-		}
+		m.missing(folder)
 	default:
-		slices.Sort(ns)
-		problems = append(problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
-			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ns)), ", "), "[]")))
+		slices.Sort(m.ns)
+		m.problems = append(m.problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
+			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.ns)), ", "), "[]")))
 	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
+	if len(m.problems) > 0 {
+		return nil, errors.Join(m.problems...)
 	}
-	return Assemble(e, tallies), nil
+	return Assemble(e, m.tallies), nil
+}
+
+// merger sums the tallies of shard files one at a time and collects every
+// problem it meets.
+type merger struct {
+	e        *Experiment
+	hash     string
+	srcs     []model.Source
+	parts    []model.Partitioning
+	tallies  []*model.Tally // per source, summed so far
+	problems []error
+	bad      map[string]bool  // names of the files refused
+	seen     map[Shard]string // the file each shard came from
+	ns       []int            // the Ns met, in order
+}
+
+// add reads one file and adds its tallies, or records why it cannot.
+func (m *merger) add(folder, name string) {
+	path := filepath.Join(folder, name)
+	f, err := ReadShardFile(path)
+	if err == nil {
+		if err = m.e.checkShard(f, m.hash); err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err != nil {
+		m.problems = append(m.problems, err)
+		m.bad[name] = true
+		return
+	}
+	if !slices.Contains(m.ns, f.Shard.N) {
+		m.ns = append(m.ns, f.Shard.N)
+	}
+	if other, ok := m.seen[f.Shard]; ok {
+		m.problems = append(m.problems, fmt.Errorf("%s: shard %d of %d twice, also in %s; remove one",
+			path, f.Shard.I, f.Shard.N, other))
+		return
+	}
+	m.seen[f.Shard] = path
+	for _, t := range f.Tallies {
+		if m.tallies[t.Source] == nil {
+			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
+		}
+		m.tallies[t.Source].Merge(t.Tally)
+	}
+}
+
+// missing records the shards of the one N met that no file holds, leaving
+// out those whose file is there but was refused: that is reported already.
+func (m *merger) missing(folder string) {
+	n := m.ns[0]
+	var missing []int
+	for i := 1; i <= n; i++ {
+		s := Shard{i, n}
+		if _, ok := m.seen[s]; !ok && !m.bad[s.String()] {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		m.problems = append(m.problems, &MissingShardsError{Dir: folder, N: n, Missing: missing})
+	}
 }
