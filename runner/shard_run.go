@@ -157,7 +157,7 @@ func (m *MissingShardsError) Error() string {
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers.
-func Merge(e *Experiment, dir string) (*Result, error) {
+func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
 	entries, err := os.ReadDir(folder)

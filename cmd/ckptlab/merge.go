@@ -60,7 +60,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 
 // mergeOne merges one experiment's shards and writes its set, as run does.
 func mergeOne(ctx context.Context, e *runner.Experiment, out string, formats []string, quiet bool, stdout, stderr io.Writer) error {
-	res, err := runner.Merge(e, out)
+	res, err := runner.Merge(ctx, e, out)
 	if err != nil {
 		return err
 	}
