@@ -95,6 +95,17 @@ func (r *registry) rename(tmps, finals []string) error {
 	return nil
 }
 
+// locked runs swap while holding the lock, unless removeAll has run: a swap
+// into place happens wholly before the removal or not at all.
+func (r *registry) locked(swap func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return ErrInterrupted
+	}
+	return swap()
+}
+
 // removeAll removes every tracked path and refuses later temporaries and
 // renames.
 func (r *registry) removeAll() {

@@ -43,6 +43,16 @@ type LineDiff struct {
 	Line            int
 	Want, Got       string
 	WantEOF, GotEOF bool
+	// Cells are the cells that differ, for a row of a CSV table whose two
+	// sides have the header's number of cells; empty otherwise.
+	Cells []CellDiff
+}
+
+// CellDiff is one cell of a CSV row that differs: its column's name and
+// the two values.
+type CellDiff struct {
+	Column    string
+	Want, Got string
 }
 
 // String describes the difference in a sentence, followed by its lines.
@@ -53,8 +63,11 @@ func (d Difference) String() string {
 		fmt.Fprintf(&b, "%s: missing", d.File)
 	case len(d.Lines) > 0:
 		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
+		if cols := d.Columns(); len(cols) > 0 {
+			fmt.Fprintf(&b, "\n  in the %s %s", plural(len(cols), "column", "columns"), strings.Join(cols, ", "))
+		}
 		for _, l := range d.Lines {
-			fmt.Fprintf(&b, "\n  line %d:\n    want %s\n    got  %s", l.Line, shownLine(l.Want, l.WantEOF), shownLine(l.Got, l.GotEOF))
+			writeLineDiff(&b, filepath.Base(d.File), l)
 		}
 	case len(d.Parts) > 0:
 		fmt.Fprintf(&b, "%s: differs in %s", d.File, strings.Join(d.Parts, ", "))
@@ -86,12 +99,18 @@ func plural(n int, one, many string) string {
 // there: a workbook is rendered to a temporary file outside dir, text files
 // are compared as they are rendered. It returns a Difference per file that
 // differs or is missing, in the order of Files, and none when every file is
-// as the set renders it.
+// as the set renders it. It holds the folder's shared lock meanwhile, so it
+// compares the files of one set, never those of a write swapping in.
 func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := readLock(ctx, dir, s.Name) // not while a run swaps its set in
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var diffs []Difference
 	for _, f := range files {
 		path := filepath.Join(dir, s.Name, f.name)
@@ -112,73 +131,21 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 	return diffs, nil
 }
 
-// checkText compares a text file with its rendering line by line, the
-// rendering streamed through a pipe so that no table is held in memory.
-func checkText(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	file, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Difference{Missing: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	pr, pw := io.Pipe()
-	go func() {
-		err := render(ctx, pw, "")
-		if err == nil {
-			err = ctx.Err()
-		}
-		pw.CloseWithError(err)
-	}()
-	defer pr.Close() // stops the renderer if the comparison ends early
-	d, err := compareLines(bufio.NewReaderSize(pr, 1<<16), bufio.NewReaderSize(file, 1<<16))
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// compareLines compares two texts line by line, line ends included.
-func compareLines(want, got *bufio.Reader) (*Difference, error) {
-	var d Difference
-	for n := 1; ; n++ {
-		w, werr := want.ReadString('\n')
-		if werr != nil && werr != io.EOF {
-			return nil, werr
-		}
-		g, gerr := got.ReadString('\n')
-		if gerr != nil && gerr != io.EOF {
-			return nil, gerr
-		}
-		if werr == io.EOF && gerr == io.EOF && w == "" && g == "" {
-			break
-		}
-		if w != g {
-			d.Count++
-			if len(d.Lines) < maxLineDiffs {
-				d.Lines = append(d.Lines, LineDiff{
-					Line: n,
-					Want: strings.TrimSuffix(w, "\n"), WantEOF: werr == io.EOF && w == "",
-					Got: strings.TrimSuffix(g, "\n"), GotEOF: gerr == io.EOF && g == "",
-				})
-			}
-		}
-	}
-	if d.Count == 0 {
-		return nil, nil
-	}
-	return &d, nil
-}
-
 // checkBinary renders a workbook to a temporary file outside the output
 // folder and compares bytes; when they differ, it names the parts of the
 // archive that do.
 func checkBinary(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	got, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Difference{Missing: true}, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return &Difference{Detail: "not a regular file"}, nil
+	}
+	got, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,44 @@ func TestCheckDifferences(t *testing.T) {
 				if l.Line != 3 || !strings.Contains(l.Want, ",945.4545454545455,") || !strings.Contains(l.Got, ",945.5,") {
 					t.Errorf("first line %+v, want line 3 with both versions", l)
 				}
+				if len(l.Cells) != 1 || l.Cells[0].Want != "945.4545454545455" || l.Cells[0].Got != "945.5" {
+					t.Fatalf("cells %+v, want the one cell that differs", l.Cells)
+				}
+				col := l.Cells[0].Column
+				if !slices.ContainsFunc(results.GridColumns, func(c results.Column) bool { return c.Name == col }) {
+					t.Errorf("the cell's column %q is not a column of grid.csv", col)
+				}
+				for _, want := range []string{"\n  in the column " + col + "\n", "\n  grid.csv row 2, " + col + ": want 945.4545454545455, got 945.5"} {
+					if !strings.Contains(d.String(), want) {
+						t.Errorf("the report lacks %q:\n%s", want, d)
+					}
+				}
+			},
+		},
+		{
+			name:    "a table replaced by a link to /dev/zero",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				os.Remove(filepath.Join(folder, "grid.csv"))
+				os.Symlink("/dev/zero", filepath.Join(folder, "grid.csv"))
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.HasSuffix(d.String(), "grid.csv: differs (not a regular file)") {
+					t.Errorf("got %s, want grid.csv not a regular file", d)
+				}
+			},
+		},
+		{
+			name:    "a line longer than the comparison reads",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				long := strings.Repeat("9", 3<<20)
+				os.WriteFile(filepath.Join(folder, "failures.csv"), []byte(long), 0o644)
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.Contains(d.String(), "line 1 is longer than 1 MiB; not compared further") {
+					t.Errorf("got %s, want the long line reported", d)
+				}
 			},
 		},
 		{
@@ -112,9 +150,15 @@ func TestCheckDifferences(t *testing.T) {
 			name:    "a workbook of another configuration",
 			formats: []string{results.FormatXLSX},
 			spoil: func(t *testing.T, folder string) {
-				if err := other.Write(filepath.Dir(folder), []string{results.FormatXLSX}); err != nil {
+				elsewhere := t.TempDir()
+				if err := other.Write(elsewhere, []string{results.FormatXLSX}); err != nil {
 					t.Fatal(err)
 				}
+				data, err := os.ReadFile(filepath.Join(elsewhere, other.Name, other.Name+".xlsx"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(filepath.Join(folder, "lesson.xlsx"), data, 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.File, "lesson.xlsx") || !slices.Contains(d.Parts, "sheet experiment") {

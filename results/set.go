@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,7 +71,8 @@ func ShowsViews(formats []string) bool {
 }
 
 // Files returns the names of the files a set written in the given formats
-// consists of, in the order they are written.
+// consists of, in the order they are written: the tables of each format,
+// then experiment.yaml.
 func Files(name string, formats []string) []string {
 	var out []string
 	for _, f := range formats {
@@ -83,6 +85,9 @@ func Files(name string, formats []string) []string {
 			out = append(out, name+".md")
 		}
 	}
+	if len(out) > 0 {
+		out = append(out, ExperimentFile)
+	}
 	return out
 }
 
@@ -92,34 +97,79 @@ func (s Set) Write(dir string, formats []string) error {
 	return s.WriteContext(context.Background(), dir, formats)
 }
 
-// WriteContext writes the set in the given formats into dir/<name>/. Every
-// file is written to a temporary name in that folder, and only when all of
-// them are complete are they renamed into place, together: a write that
-// fails or is cancelled through ctx leaves the previous files as they were
-// and removes its temporary files.
+// WriteContext writes the set in the given formats into dir/<name>/,
+// together with experiment.yaml, as one consistent set (SPEC §9; see
+// folder.go): every file is written into a staging folder beside
+// dir/<name>/, and only when all of them are complete is that folder swapped
+// in for dir/<name>/ in one step. Files of the previous set go with it,
+// whatever their format; dir/<name>/shards/ stays. The write holds the
+// folder's lock (LockFolder) throughout, so concurrent writes of one set
+// name wait for each other; under the lock it removes what writes killed
+// earlier left. A write that fails or is cancelled through ctx leaves the
+// previous set as it was and removes its staging folder.
 func (s Set) WriteContext(ctx context.Context, dir string, formats []string) error {
+	if dir == "" {
+		return errors.New("the output folder is the empty path (want a folder, such as out)")
+	}
 	files, err := s.files(formats)
 	if err != nil {
 		return err
 	}
-	folder := filepath.Join(dir, s.Name)
-	if err := os.MkdirAll(folder, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var b batch
-	defer b.discard()
+	unlock, err := LockFolder(ctx, dir, s.Name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := cleanStaging(dir, s.Name); err != nil {
+		return err
+	}
+	stage, err := temps.mkdirTemp(dir, stagingPattern(s.Name))
+	if err != nil {
+		return err
+	}
+	defer temps.remove(stage) // after the swap, the previous set
 	for _, f := range files {
-		err := b.add(filepath.Join(folder, f.name), func(w *bufio.Writer) error {
-			if err := f.render(ctx, w, folder); err != nil {
-				return err
-			}
-			return ctx.Err()
-		})
-		if err != nil {
-			return err
+		if err := writeStaged(ctx, stage, f); err != nil {
+			return fmt.Errorf("writing %s: %w", filepath.Join(dir, s.Name, f.name), err)
 		}
 	}
-	return b.commit()
+	if err := os.Chmod(stage, 0o755); err != nil {
+		return err
+	}
+	if err := syncDir(stage); err != nil {
+		return err
+	}
+	if err := temps.locked(func() error { return swapIn(stage, filepath.Join(dir, s.Name)) }); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// writeStaged writes one file of a set into the staging folder and syncs
+// it. The folder is removed as a whole on any error, the file with it.
+func writeStaged(ctx context.Context, stage string, f setFile) error {
+	file, err := os.OpenFile(filepath.Join(stage, f.name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	bw := bufio.NewWriterSize(file, 1<<16)
+	if err := f.render(ctx, bw, stage); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := file.Sync(); err != nil {
+		return err
+	}
+	return file.Close()
 }
 
 // setFile is one file of a set: its name in the set's folder and how to
@@ -147,12 +197,17 @@ func (s Set) files(formats []string) ([]setFile, error) {
 				return xlsxWriter{scratch: scratch}.write(ctx, w, s)
 			}})
 		case FormatMD:
-			out = append(out, setFile{s.Name + ".md", func(_ context.Context, w io.Writer, _ string) error {
-				return WriteMarkdown(w, s)
+			out = append(out, setFile{s.Name + ".md", func(ctx context.Context, w io.Writer, _ string) error {
+				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
 		default:
 			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)
 		}
+	}
+	if len(out) > 0 {
+		out = append(out, setFile{ExperimentFile, func(_ context.Context, w io.Writer, _ string) error {
+			return s.WriteExperiment(w)
+		}})
 	}
 	return out, nil
 }

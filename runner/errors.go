@@ -50,13 +50,30 @@ func (e *Error) Error() string {
 // Error method writes one line per error.
 type ErrorList []*Error
 
-// Error writes one error per line, without a final newline.
+// MaxErrorsShown is how many errors ErrorList.Error writes; it counts the
+// rest. A file of a million bad list items is fixed a pattern at a time,
+// not by reading a million lines.
+const MaxErrorsShown = 100
+
+// Error writes one error per line, without a final newline: the first
+// MaxErrorsShown, then how many more there are.
 func (l ErrorList) Error() string {
-	lines := make([]string, len(l))
-	for i, e := range l {
+	shown := l[:min(len(l), MaxErrorsShown)]
+	lines := make([]string, len(shown), len(shown)+1)
+	for i, e := range shown {
 		lines[i] = e.Error()
 	}
+	if rest := len(l) - len(shown); rest > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more %s (fix these first, then validate again)", rest, plural(rest, "error", "errors")))
+	}
 	return strings.Join(lines, "\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // sortErrors orders the errors of one file by position; errors of

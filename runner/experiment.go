@@ -35,6 +35,11 @@ type Experiment struct {
 	// FailurePeriods lists the failures averaged over; nil means every
 	// period but the first, for each periods value.
 	FailurePeriods []model.Month
+
+	// Origins says, for each key whose value did not come from the file,
+	// where it came from: OriginDefault, the CKPTLAB_<KEY> variable's name,
+	// or OriginSet. experiment.yaml and plan show it.
+	Origins map[string]string
 }
 
 // Lesson returns the experiment of the lesson "State in Stream Engines" with

@@ -2,28 +2,136 @@ package runner
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 )
 
+// MaxFileBytes is the largest experiment file Load reads, 4 MiB: a
+// hand-written file is a few hundred bytes, and a long axis is a range, not
+// a list. The limit keeps a wrong path (/dev/zero, a log file) from filling
+// the memory.
+const MaxFileBytes = 4 << 20
+
+// StdinPath is the path that names standard input: Load("-") reads the
+// experiment from Stdin, and errors name it StdinName.
+const (
+	StdinPath = "-"
+	StdinName = "<stdin>"
+)
+
+// Stdin is what Load reads for StdinPath. Tests replace it.
+var Stdin io.Reader = os.Stdin
+
 // Load reads the experiment file at path, applies the overrides, checks
 // every value and returns the resolved experiment. Keys the file and the
-// overrides leave out take the lesson's values (see Lesson).
+// overrides leave out take the lesson's values (see Lesson). path "-" reads
+// standard input. Only a regular file or standard input is read, and at
+// most MaxFileBytes of it: a folder, a device or a FIFO is an error, found
+// before it is opened, so a FIFO with no writer does not block.
 //
 // The error, when there is one, is an ErrorList holding every error of the
 // file and of the overrides, sorted by position.
 func Load(path string, o Overrides) (*Experiment, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, ErrorList{{File: path, Msg: "cannot read the file: " + err.Error()}}
+	name := path
+	if path == StdinPath {
+		name = StdinName
 	}
-	return LoadBytes(path, data, o)
+	data, err := readInput(path)
+	if err != nil {
+		return nil, ErrorList{{File: name, Msg: err.Error()}}
+	}
+	return LoadBytes(name, data, o)
+}
+
+// readInput reads an experiment file, or standard input for "-", within
+// the limits Load documents.
+func readInput(path string) ([]byte, error) {
+	if path == StdinPath {
+		return readLimited(Stdin, "standard input")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
+	}
+	if err := checkRegular(fi); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: should the path have become a FIFO since the Stat, the
+	// open does not wait for a writer, and the check below refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
+	}
+	if err := checkRegular(fi); err != nil {
+		return nil, err
+	}
+	return readLimited(f, "the file")
+}
+
+// checkRegular refuses anything but a regular file of at most
+// MaxFileBytes.
+func checkRegular(fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return errors.New("is a folder, not an experiment file (want a YAML file, or - to read one from standard input)")
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("is not a regular file but a %s (want a YAML file, or - to read one from standard input)", fileKind(fi.Mode()))
+	case fi.Size() > MaxFileBytes:
+		return tooLarge("the file")
+	}
+	return nil
+}
+
+// readLimited reads r whole, failing once it passes MaxFileBytes.
+func readLimited(r io.Reader, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", what, pathErr(err))
+	}
+	if len(data) > MaxFileBytes {
+		return nil, tooLarge(what)
+	}
+	return data, nil
+}
+
+func tooLarge(what string) error {
+	return fmt.Errorf("%s is larger than %d MiB, the most an experiment file may be (want a file of key: value lines; write a long axis as a range {from: A, to: B, step: S})",
+		what, MaxFileBytes>>20)
+}
+
+// fileKind names the kind of a file that is not regular.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// pathErr strips the path and operation from an error of the os package:
+// the error it goes into names the file already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // LoadBytes is Load for the contents of a file already read; path names
@@ -36,7 +144,7 @@ func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
 	e := l.resolve()
 	sortErrors(l.errs)
 	if len(l.errs) > 0 {
-		return nil, l.errs
+		return nil, append(l.errs, flowHints(o.Sets, l.errs)...)
 	}
 	return e, nil
 }
@@ -51,7 +159,14 @@ func LoadAll(paths []string, o Overrides) ([]*Experiment, error) {
 	said := map[string]bool{} // override errors, which every file repeats
 	names := map[string]string{}
 	out := make([]*Experiment, 0, len(paths))
+	stdin := 0
 	for _, path := range paths {
+		if path == StdinPath {
+			if stdin++; stdin > 1 {
+				all = append(all, &Error{File: StdinName, Msg: "- is given twice (want standard input once)"})
+				continue
+			}
+		}
 		e, err := Load(path, o)
 		var list ErrorList
 		if errors.As(err, &list) {
@@ -78,6 +193,33 @@ func LoadAll(paths []string, o Overrides) ([]*Experiment, error) {
 		return nil, all
 	}
 	return out, nil
+}
+
+// flowColon finds a colon with no space after it in a flow mapping, as in
+// {from:1,to:4}: YAML reads from:1 as one plain word, not a key and value.
+var flowColon = regexp.MustCompile(`\{[^}]*[^\s{,:]:[^\s:]`)
+
+// flowHints returns, for each --set argument that has errors and writes a
+// flow mapping with a colon not followed by a space, a hint that shows it
+// written with the spaces.
+func flowHints(sets []string, errs ErrorList) ErrorList {
+	var out ErrorList
+	for _, arg := range sets {
+		key, value, ok := strings.Cut(arg, "=")
+		if !ok || !flowColon.MatchString(value) {
+			continue
+		}
+		if !slices.ContainsFunc(errs, func(e *Error) bool {
+			return e.File == OriginSet && (e.Key == key || strings.HasPrefix(e.Key, key+".") || strings.HasPrefix(e.Key, key+"["))
+		}) {
+			continue
+		}
+		fixed := regexp.MustCompile(`([^\s{,:]):([^\s:])`).ReplaceAllString(value, "$1: $2")
+		fixed = regexp.MustCompile(`,([^\s])`).ReplaceAllString(fixed, ", $1")
+		out = append(out, &Error{File: OriginSet, Key: key,
+			Msg: fmt.Sprintf("hint: in YAML flow syntax a colon takes a space after it (want --set '%s=%s')", key, fixed)})
+	}
+	return out
 }
 
 // readFile reads the file's layer: the top-level mapping, key by key.

@@ -65,3 +65,25 @@ func (l *loader) winners() map[string]*setting {
 	}
 	return win
 }
+
+// OriginDefault is the origin of a value no layer sets: the lesson's.
+const OriginDefault = "default"
+
+// origins returns, for each key whose winning value is not the file's,
+// where that value came from: OriginDefault, the environment variable's
+// name, or OriginSet.
+func (l *loader) origins(win map[string]*setting) map[string]string {
+	out := map[string]string{}
+	for _, d := range keyTable {
+		s := win[d.Name]
+		switch {
+		case s == nil:
+			out[d.Name] = OriginDefault
+		case s.Place.File == OriginEnv:
+			out[d.Name] = s.Place.Name
+		case s.Place.File == OriginSet:
+			out[d.Name] = OriginSet
+		}
+	}
+	return out
+}

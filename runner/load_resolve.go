@@ -78,6 +78,7 @@ func (l *loader) resolve() *Experiment {
 		return nil
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
+	e.Origins = l.origins(win)
 	return &e
 }
 

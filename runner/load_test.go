@@ -107,6 +107,7 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	want := Lesson("two")
 	want.File = "two.yaml"
+	want.Origins = e.Origins // TestOrigins checks them
 	if !reflect.DeepEqual(*e, want) {
 		t.Errorf("LoadBytes = %+v\nwant the lesson's values %+v", *e, want)
 	}
@@ -136,6 +137,7 @@ func TestLoadEveryKey(t *testing.T) {
 		Duplicates:     2,
 		FailurePeriod:  model.NewMonth(2027, 10),
 		FailurePeriods: []model.Month{model.NewMonth(2027, 4), model.NewMonth(2028, 2)},
+		Origins:        map[string]string{},
 	}
 	if !reflect.DeepEqual(*e, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", *e, want)

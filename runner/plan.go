@@ -92,7 +92,9 @@ const (
 // WritePlan writes what a run of e would do, without doing it: every key
 // with its values (long axes shortened), the number of sources, grid rows
 // and failures rows, and the files it would write under outDir in the
-// given formats (csv, xlsx, md), as results.Files names them.
+// given formats (csv, xlsx, md), as results.Files names them. A value that
+// is not the file's is followed by where it came from, as experiment.yaml
+// records it: # default, # CKPTLAB_<KEY>, # --set.
 func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) error {
 	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
 	for _, f := range formats {
@@ -101,7 +103,12 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 		}
 	}
 	var b strings.Builder
-	line := func(key, value string) { fmt.Fprintf(&b, "  %-16s %s\n", key, value) }
+	line := func(key, value string) {
+		if origin := e.Origins[key]; origin != "" {
+			value += "  # " + origin
+		}
+		fmt.Fprintf(&b, "  %-16s %s\n", key, value)
+	}
 	fmt.Fprintf(&b, "%s  %s\n", e.Name, e.File)
 	if e.Description != "" {
 		line("description", e.Description)

@@ -96,20 +96,20 @@ func TestWritePlan(t *testing.T) {
 	}
 	want := `lesson  experiments/lesson.yaml
   description      State in Stream Engines, all tables
-  version          1
-  seeds            20260218
-  subscribers      200
-  periods          12
-  partition_key    subscriber
-  workers          4
-  state_rows       200
-  probabilities    1, 0.75, 0.5, 0.25
-  intervals        none, 6, 4, 3, 2, 1
-  start            2026-01
-  missing          0
-  duplicates       0
-  failure_period   2026-09
-  failure_periods  all (every period but the first)
+  version          1  # default
+  seeds            20260218  # default
+  subscribers      200  # default
+  periods          12  # default
+  partition_key    subscriber  # default
+  workers          4  # default
+  state_rows       200  # default
+  probabilities    1, 0.75, 0.5, 0.25  # default
+  intervals        none, 6, 4, 3, 2, 1  # default
+  start            2026-01  # default
+  missing          0  # default
+  duplicates       0  # default
+  failure_period   2026-09  # default
+  failure_periods  all (every period but the first)  # default
   sources          1
   grid rows        24
   failures rows    66
@@ -118,6 +118,7 @@ func TestWritePlan(t *testing.T) {
                    out/lesson/failures.csv
                    out/lesson/lesson.xlsx
                    out/lesson/lesson.md
+                   out/lesson/experiment.yaml
 `
 	if got := b.String(); got != want {
 		t.Errorf("WritePlan wrote\n%s\nwant\n%s", got, want)

@@ -20,7 +20,7 @@ func (e *Experiment) Config() []results.Setting {
 		failures = list(e.FailurePeriods, func(m model.Month) string { return m.String() })
 	}
 	itoa := strconv.Itoa
-	return []results.Setting{
+	config := []results.Setting{
 		{Key: "version", Value: itoa(e.Version)},
 		{Key: "name", Value: e.Name},
 		{Key: "description", Value: strconv.Quote(e.Description)},
@@ -38,6 +38,10 @@ func (e *Experiment) Config() []results.Setting {
 		{Key: "failure_period", Value: e.FailurePeriod.String()},
 		{Key: "failure_periods", Value: failures},
 	}
+	for i := range config {
+		config[i].Origin = e.Origins[config[i].Key]
+	}
+	return config
 }
 
 func list[T any](values []T, format func(T) string) string {

@@ -17,7 +17,7 @@ import (
 // ShardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
 func ShardsDir(dir string, e *Experiment) string {
-	return filepath.Join(dir, e.Name, "shards")
+	return filepath.Join(dir, e.Name, results.ShardsDir)
 }
 
 // Hash returns the hash of the resolved experiment that shard files carry:
@@ -78,6 +78,17 @@ func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir stri
 			}
 		}
 	}
+	// Hold the output folder's lock while writing, so that a set swapped
+	// in at the same time (a merge, a run) cannot move shards/ away from
+	// under the rename. The lock file lives in OUT, which must exist first.
+	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
+		return run, err
+	}
+	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	if err != nil {
+		return run, err
+	}
+	defer unlock()
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
@@ -156,10 +167,21 @@ func (m *MissingShardsError) Error() string {
 // there but refused is reported once, as refused). Hidden files, the
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
-// the tallies, never with subscribers.
+// the tallies, never with subscribers. It waits for the output folder's
+// lock (results.LockFolder), which ctx may end.
 func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+		return nil, noShards
+	}
+	// Read under the output folder's lock: no shard is renamed in, and no
+	// set swapped in, while the files are read.
+	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards

@@ -46,7 +46,7 @@ func TestRunCheck(t *testing.T) {
 			name:     "as written",
 			formats:  "csv,xlsx,md",
 			wantCode: exitOK,
-			wantOut:  []string{"all 4 files are as the experiments give them\n"},
+			wantOut:  []string{"all 5 files are as the experiments give them\n"},
 		},
 		{
 			name:    "a changed row",
@@ -60,13 +60,13 @@ func TestRunCheck(t *testing.T) {
 			},
 			wantCode: exitFailed,
 			wantOut: []string{
-				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  line 7:\n    want ",
-				",201,",
-				"1 of 4 files differ from what the experiments give now\n",
+				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  in the column subscribers\n" +
+					"  failures.csv row 6, subscribers: want 200, got 201\n",
+				"1 of 5 files differ from what the experiments give now\n",
 			},
 		},
 		{
-			name:    "a missing file and a changed workbook",
+			name:    "the set of another run, of other formats",
 			formats: "csv,xlsx,md",
 			spoil: func(t *testing.T, folder string) {
 				os.Remove(filepath.Join(folder, "lesson.md"))
@@ -81,7 +81,9 @@ func TestRunCheck(t *testing.T) {
 				filepath.Join("lesson", "lesson.xlsx") + ": differs in ",
 				"sheet grid",
 				filepath.Join("lesson", "lesson.md") + ": missing\n",
-				"2 of 4 files differ",
+				filepath.Join("lesson", "grid.csv") + ": missing\n",
+				filepath.Join("lesson", "experiment.yaml") + ": 1 line differs",
+				"5 of 5 files differ",
 			},
 		},
 		{
@@ -89,7 +91,7 @@ func TestRunCheck(t *testing.T) {
 			formats:  "csv",
 			spoil:    func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.xlsx")) },
 			wantCode: exitOK,
-			wantOut:  []string{"all 2 files are as the experiments give them\n"},
+			wantOut:  []string{"all 3 files are as the experiments give them\n"},
 		},
 	}
 	for _, tt := range tests {
@@ -136,7 +138,7 @@ func TestRunDefaultFormats(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
+	if want := []string{"experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
 		t.Errorf("run wrote %v, want %v (csv and xlsx by default, nothing else)", names, want)
 	}
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ckptlab/runner"
 )
 
 // Exit codes of every subcommand.
@@ -15,90 +18,135 @@ const (
 	exitBadUser = 2 // bad input: usage, an invalid experiment file
 )
 
-const usage = `ckptlab evaluates how often a streaming job should checkpoint its state.
+// exitCode is the error a command returns once it has said what went
+// wrong: Main exits with the code and prints nothing more.
+type exitCode int
 
-Usage:
+func (c exitCode) Error() string { return fmt.Sprintf("exit code %d", int(c)) }
 
-	ckptlab run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE...
-	ckptlab merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...
-	ckptlab validate [--set key=value]... FILE...
-	ckptlab plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] FILE...
-	ckptlab version
+// usageError is a mistake in the command line: Main prints it with a
+// pointer to the command's help and exits 2.
+type usageError struct {
+	cmd *cobra.Command
+	err error
+}
 
-Run 'ckptlab COMMAND --help' for the flags of a command.
-Exit codes: 0 success, 1 a run failed, 2 bad input.
-`
+func (u usageError) Error() string { return u.err.Error() }
 
-// command is one subcommand: it gets the arguments after its name and
-// returns the exit code.
-type command func(args []string, stdout, stderr io.Writer) int
+// usagef returns a usageError of cmd.
+func usagef(cmd *cobra.Command, format string, args ...any) error {
+	return usageError{cmd, fmt.Errorf(format, args...)}
+}
 
 // Main runs ckptlab with the given arguments (without the program name) and
 // returns the process exit code. Tests call it in-process.
 func Main(args []string, stdout, stderr io.Writer) int {
-	commands := map[string]command{
-		"run":      cmdRun,
-		"validate": cmdValidate,
-		"plan":     cmdPlan,
-		"version":  cmdVersion,
-		"merge":    cmdMerge,
-	}
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitBadUser
-	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	var code exitCode
+	var usage usageError
+	switch {
+	case err == nil:
 		return exitOK
+	case errors.As(err, &code):
+		return int(code)
+	case errors.As(err, &usage):
+		cmd = usage.cmd
 	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "ckptlab: unknown command %q\n\n%s", args[0], usage)
-		return exitBadUser
-	}
-	return cmd(args[1:], stdout, stderr)
+	// A usage error, or an error of cobra's own: an unknown command, a
+	// wrong number of arguments.
+	fmt.Fprintf(stderr, "%s: %v\nRun '%s --help' for usage.\n", cmd.CommandPath(), err, cmd.CommandPath())
+	return exitBadUser
 }
 
-// newFlagSet returns a flag set that reports to stderr and prints the
-// command's usage line and flags for --help.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: ckptlab %s\n", synopsis)
-		fs.PrintDefaults()
+// newRoot returns the ckptlab command with its subcommands, one file each:
+// run.go, validate.go, plan.go, version.go, merge.go. A new subcommand is one more
+// constructor added here.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ckptlab",
+		Short: "ckptlab evaluates how often a streaming job should checkpoint its state",
+		Long: `ckptlab evaluates how often a streaming job should checkpoint its state.
+
+It expands YAML experiment files into a grid of parameter combinations,
+evaluates the recovery-cost model at every point and writes the result
+tables as CSV, an XLSX workbook and Markdown into OUT/<name>/.
+A FILE of - reads the experiment from standard input.
+
+Exit codes: 0 success, 1 a run failed (or --check found a difference),
+2 bad input (usage, an invalid experiment file), 130 stopped by a signal.`,
+		Version:       runner.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.SetOut(stderr)
+			cmd.Usage()
+			return exitCode(exitBadUser)
+		},
 	}
-	return fs
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetVersionTemplate("ckptlab {{.Version}}\n")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
+	root.AddCommand(newRunCmd(stdout, stderr), newValidateCmd(stdout, stderr),
+		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr))
+	return root
 }
 
-// parseFlags parses flags that may stand before, between or after the file
-// arguments, as users type them (`ckptlab run x.yaml -o out`). It returns
-// the files, whether --help was asked for, and the exit code of a usage error.
-func parseFlags(fs *flag.FlagSet, args []string) (files []string, code int, done bool) {
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, true
-			}
-			return nil, exitBadUser, true
-		}
-		args = fs.Args()
-		for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-			files = append(files, args[0])
-			args = args[1:]
-		}
-		if len(args) == 0 {
-			return files, exitOK, false
-		}
-		if args[0] == "--" {
-			return append(files, args[1:]...), exitOK, false
-		}
+// experimentFiles is the positional-argument check of the commands that
+// read experiment files: at least one.
+func experimentFiles(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return usagef(cmd, "no experiment file given (want FILE..., or - for standard input)")
 	}
+	return nil
 }
 
-// stringList is a repeatable string flag.
-type stringList []string
+// addSetFlag adds the repeatable --set flag. It is a string array, not a
+// slice: a value holds commas (--set intervals=[none,4,6]).
+func addSetFlag(cmd *cobra.Command, sets *[]string) {
+	cmd.Flags().StringArrayVar(sets, "set", nil, "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
+}
 
-func (s *stringList) String() string     { return strings.Join(*s, " ") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+// formatsFlag is the --format flag: a comma-separated list of formats,
+// read without regard to case.
+type formatsFlag struct{ list []string }
+
+func (f *formatsFlag) String() string { return strings.Join(f.list, ",") }
+func (f *formatsFlag) Type() string   { return "formats" }
+func (f *formatsFlag) Set(s string) error {
+	list, err := parseFormats(s)
+	if err != nil {
+		return err
+	}
+	f.list = list
+	return nil
+}
+
+// addFormatFlag adds --format with the default formats.
+func addFormatFlag(cmd *cobra.Command, f *formatsFlag) {
+	f.list, _ = parseFormats(defaultFormats)
+	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md")
+}
+
+// addOutFlag adds -o/--out.
+func addOutFlag(cmd *cobra.Command, out *string, usage string) {
+	cmd.Flags().StringVarP(out, "out", "o", "out", usage)
+}
+
+// checkOut refuses an empty -o, which would write into the current folder.
+func checkOut(cmd *cobra.Command, out string) error {
+	if strings.TrimSpace(out) == "" {
+		return usagef(cmd, "-o is empty (want a folder for the results, such as -o out)")
+	}
+	return nil
+}
+
+// loadFailed prints the errors of the experiment files and returns exit
+// code 2.
+func loadFailed(stderr io.Writer, err error) error {
+	fmt.Fprintln(stderr, err)
+	return exitCode(exitBadUser)
+}

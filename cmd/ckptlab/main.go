@@ -9,9 +9,11 @@
 //	ckptlab merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...
 //	ckptlab validate [--set key=value]... FILE...
 //	ckptlab plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] FILE...
-//	ckptlab version
+//	ckptlab version (or ckptlab --version)
+//	ckptlab completion bash|zsh|fish
 //
-// Exit codes: 0 success, 1 a run failed, 2 bad input.
+// A FILE of - reads the experiment from standard input. Exit codes: 0
+// success, 1 a run failed, 2 bad input, 130 stopped by a signal.
 package main
 
 import "os"

@@ -6,56 +6,62 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"ckptlab/results"
 	"ckptlab/runner"
 )
 
-const mergeSynopsis = "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE..."
-
-// cmdMerge merges the shard files of each experiment, made by
-// `ckptlab run --shard I/N`, into the tables an unsharded run writes.
-func cmdMerge(args []string, stdout, stderr io.Writer) int {
+// newMergeCmd returns ckptlab merge, which merges the shard files of each
+// experiment, made by `ckptlab run --shard I/N`, into the tables an
+// unsharded run writes.
+func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		out, format string
-		sets        stringList
-		quiet       bool
+		out     string
+		sets    []string
+		formats formatsFlag
+		quiet   bool
 	)
-	fs := newFlagSet("merge", mergeSynopsis, stderr)
-	fs.StringVar(&out, "o", "out", "read OUT/<name>/shards/ and write results into `OUT`/<name>/")
-	fs.Var(&sets, "set", "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
-	fs.StringVar(&format, "format", defaultFormats, "comma-separated output `formats`: csv, xlsx, md")
-	fs.BoolVar(&quiet, "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
-	files, code, done := parseFlags(fs, args)
-	if done {
-		return code
-	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "ckptlab merge: no experiment file given\n")
-		fs.Usage()
-		return exitBadUser
-	}
-	formats, err := parseFormats(format)
-	if err != nil {
-		fmt.Fprintf(stderr, "ckptlab merge: %v\n", err)
-		return exitBadUser
-	}
-	exps, err := runner.LoadAll(files, runner.OverridesFromEnv(sets))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitBadUser
-	}
-	ctx, stop := interruptContext()
-	defer stop()
-	for _, e := range exps {
-		if err := mergeOne(ctx, e, out, formats, quiet, stdout, stderr); err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx, stderr)
+	cmd := &cobra.Command{
+		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...",
+		Short: "Merge the shard files in OUT/<name>/shards/ into the tables of one run",
+		Long: `Merge the shard files that ckptlab run --shard I/N wrote into
+OUT/<name>/shards/ and write the tables into OUT/<name>/, byte for byte
+those of an unsharded run. Give the same FILE, CKPTLAB_ variables and
+--set as the shards. Missing shards are listed by index (exit 1); shard
+files of another experiment or N, present twice, or damaged are refused.`,
+		Args:                  experimentFiles,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, files []string) error {
+			if err := checkOut(cmd, out); err != nil {
+				return err
 			}
-			fmt.Fprintf(stderr, "ckptlab merge: %s: %v\n", e.File, err)
-			return exitFailed
-		}
+			exps, err := runner.LoadAll(files, runner.OverridesFromEnv(sets))
+			if err != nil {
+				return loadFailed(stderr, err)
+			}
+			ctx, stop := interruptContext()
+			defer stop()
+			ctx = results.OnLockWait(ctx, func(folder string) {
+				fmt.Fprintf(stderr, "ckptlab merge: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", folder)
+			})
+			for _, e := range exps {
+				if err := mergeOne(ctx, e, out, formats.list, quiet, stdout, stderr); err != nil {
+					if ctx.Err() != nil {
+						return exitCode(interrupted(ctx, stderr))
+					}
+					fmt.Fprintf(stderr, "ckptlab merge: %s: %v%s\n", e.File, err, writeHint(err))
+					return exitCode(exitFailed)
+				}
+			}
+			return nil
+		},
 	}
-	return exitOK
+	addOutFlag(cmd, &out, "read OUT/<name>/shards/ and write results into `OUT`/<name>/")
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
+	addFormatFlag(cmd, &formats)
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	return cmd
 }
 
 // mergeOne merges one experiment's shards and writes its set, as run does.
@@ -64,7 +70,11 @@ func mergeOne(ctx context.Context, e *runner.Experiment, out string, formats []s
 	if err != nil {
 		return err
 	}
-	set := withRowsProgress(res.Set(formats), e.GridRows(), stderr, quiet)
+	set, err := buildSet(ctx, res, formats)
+	if err != nil {
+		return err
+	}
+	set = withRowsProgress(set, e.GridRows(), stderr, quiet)
 	if err := set.WriteContext(ctx, out, formats); err != nil {
 		return err
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"ckptlab/runner"
 )
@@ -159,5 +162,21 @@ func runShard(ctx context.Context, e *runner.Experiment, s runner.Shard, f runFl
 		fmt.Fprintf(stderr, "ckptlab run: %s is already complete for this experiment; not recomputed\n", run.Path)
 	}
 	fmt.Fprintln(stdout, run.Path)
+	return nil
+}
+
+// parseShardFlag reads run's --shard into f.shardOf; a bad value, or
+// --shard with --check, is a usage error.
+func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
+	if f.shard == "" {
+		return nil
+	}
+	var err error
+	if f.shardOf, err = parseShard(f.shard, os.Getenv); err != nil {
+		return usagef(cmd, "%v", err)
+	}
+	if f.check {
+		return usagef(cmd, "--check compares tables, and a shard writes none; run ckptlab merge, then --check")
+	}
 	return nil
 }

@@ -36,8 +36,8 @@ func TestHelperMain(t *testing.T) {
 var largeRun = []string{"--format", "csv,xlsx,md",
 	"--set", "subscribers=20000", "--set", "probabilities={from: 0, to: 1, step: 0.00002}", lessonFile}
 
-// isTemporary reports whether a name in an output folder is a write's
-// temporary file or scratch folder.
+// isTemporary reports whether a name in an output folder, or beside it, is
+// a write's staging folder, temporary file or scratch folder.
 func isTemporary(name string) bool {
 	return strings.HasPrefix(name, ".") && (strings.Contains(name, ".tmp-") || strings.HasPrefix(name, ".ckptlab-xlsx-"))
 }
@@ -63,9 +63,11 @@ func TestInterruptedRun(t *testing.T) {
 		name  string
 		until func(folder string) bool
 	}{
-		{"writing grid.csv", func(folder string) bool { return globs(folder, ".grid.csv.tmp-*") }},
-		{"building the workbook", func(folder string) bool { return globs(folder, ".ckptlab-xlsx-*") }},
-		{"assembling the workbook", func(folder string) bool { return globs(folder, ".ckptlab-xlsx-*", "workbook.zip") }},
+		{"writing grid.csv", func(folder string) bool { return globs(folder, "..", ".lesson.tmp-*", "grid.csv") }},
+		{"building the workbook", func(folder string) bool { return globs(folder, "..", ".lesson.tmp-*", ".ckptlab-xlsx-*") }},
+		{"assembling the workbook", func(folder string) bool {
+			return globs(folder, "..", ".lesson.tmp-*", ".ckptlab-xlsx-*", "workbook.zip")
+		}},
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		for i, phase := range phases {
@@ -80,7 +82,7 @@ func TestInterruptedRun(t *testing.T) {
 				}
 				folder := filepath.Join(out, "lesson")
 				before := map[string][]byte{}
-				for _, name := range []string{"grid.csv", "failures.csv", "lesson.xlsx", "lesson.md"} {
+				for _, name := range []string{"grid.csv", "failures.csv", "lesson.xlsx", "lesson.md", "experiment.yaml"} {
 					before[name], err = os.ReadFile(filepath.Join(folder, name))
 					if err != nil {
 						t.Fatal(err)
@@ -122,6 +124,11 @@ func TestInterruptedRun(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				beside, err := os.ReadDir(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				entries = append(entries, beside...)
 				for _, e := range entries {
 					name := e.Name()
 					if isTemporary(name) {
@@ -131,6 +138,9 @@ func TestInterruptedRun(t *testing.T) {
 							t.Logf("SIGKILL left %s behind, as it may: no process can clean up after it", name)
 						}
 						continue
+					}
+					if name == "lesson" || name == ".lesson.lock" {
+						continue // the folder itself, and its lock
 					}
 					want, ok := before[name]
 					if !ok {

@@ -4,33 +4,34 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"ckptlab/runner"
 )
 
-const validateSynopsis = "validate [--set key=value]... FILE..."
-
-// cmdValidate checks experiment files and prints every error of every
-// file, or FILE: ok for each when there is none. It evaluates and writes
-// nothing.
-func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	var sets stringList
-	fs := newFlagSet("validate", validateSynopsis, stderr)
-	fs.Var(&sets, "set", "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
-	files, code, done := parseFlags(fs, args)
-	if done {
-		return code
+// newValidateCmd returns ckptlab validate, which checks experiment files
+// and prints every error of every file, or FILE: ok for each when there is
+// none. It evaluates and writes nothing.
+func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
+	var sets []string
+	cmd := &cobra.Command{
+		Use:                   "validate [--set key=value]... FILE...",
+		Short:                 "Check experiment files, print every error, write nothing",
+		Args:                  experimentFiles,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, files []string) error {
+			if _, err := runner.LoadAll(files, runner.OverridesFromEnv(sets)); err != nil {
+				return loadFailed(stderr, err)
+			}
+			for _, f := range files {
+				if f == runner.StdinPath {
+					f = runner.StdinName
+				}
+				fmt.Fprintf(stdout, "%s: ok\n", f)
+			}
+			return nil
+		},
 	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "ckptlab validate: no experiment file given\n")
-		fs.Usage()
-		return exitBadUser
-	}
-	if _, err := runner.LoadAll(files, runner.OverridesFromEnv(sets)); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitBadUser
-	}
-	for _, f := range files {
-		fmt.Fprintf(stdout, "%s: ok\n", f)
-	}
-	return exitOK
+	addSetFlag(cmd, &sets)
+	return cmd
 }

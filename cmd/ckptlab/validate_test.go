@@ -260,20 +260,20 @@ func TestPlan(t *testing.T) {
 	code, stdout, stderr := ckptlab("plan", "-o", "results", "--format", "csv,xlsx", "--set", "workers=[2, 4]", path)
 	want := "sweep  " + path + `
   description      every interval, 21 probabilities
-  version          1
-  seeds            20260218
-  subscribers      200
-  periods          12
-  partition_key    subscriber
-  workers          2, 4
-  state_rows       200
+  version          1  # default
+  seeds            20260218  # default
+  subscribers      200  # default
+  periods          12  # default
+  partition_key    subscriber  # default
+  workers          2, 4  # --set
+  state_rows       200  # default
   probabilities    0, 0.05, 0.1, … 1 (21 values)
   intervals        all (none and 1..P for each periods value P)
-  start            2026-01
-  missing          0
-  duplicates       0
-  failure_period   2026-09
-  failure_periods  all (every period but the first)
+  start            2026-01  # default
+  missing          0  # default
+  duplicates       0  # default
+  failure_period   2026-09  # default
+  failure_periods  all (every period but the first)  # default
   sources          1
   grid rows        546
   failures rows    286
@@ -281,6 +281,7 @@ func TestPlan(t *testing.T) {
   writes           results/sweep/grid.csv
                    results/sweep/failures.csv
                    results/sweep/sweep.xlsx
+                   results/sweep/experiment.yaml
 `
 	if code != exitOK || stdout != want || stderr != "" {
 		t.Errorf("plan = %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, stdout, want)
@@ -295,7 +296,8 @@ func TestPlanErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{bad}, bad + ":2:10: workers: 0 is not a worker count (want >= 1)\n"},
-		{[]string{"--format", "pdf", good}, `ckptlab plan: --format: "pdf" is not a format (want a list of csv, xlsx, md)` + "\n"},
+		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md)` +
+			"\nRun 'ckptlab plan --help' for usage.\n"},
 		{[]string{"--set", "periods=1", good}, "--set periods: 1 is not a period count (want >= 2)\n"},
 	}
 	for _, tt := range tests {

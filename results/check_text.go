@@ -1,0 +1,209 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits of a --check comparison, so that its memory does not grow with
+// the file it reads, whatever that file holds.
+const (
+	// maxCheckLine is the longest line compared; a longer line on either
+	// side ends the comparison as a difference. No line of a table comes
+	// near it.
+	maxCheckLine = 1 << 20
+	// maxCellsShown is how many differing cells of a row are shown, and
+	// maxCellText how many characters of a cell's value.
+	maxCellsShown = 4
+	maxCellText   = 40
+)
+
+// Columns returns the names of the columns in which the shown rows of a
+// CSV table differ, in the order first seen.
+func (d Difference) Columns() []string {
+	var out []string
+	for _, l := range d.Lines {
+		for _, c := range l.Cells {
+			if !contains(out, c.Column) {
+				out = append(out, c.Column)
+			}
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// writeLineDiff writes one differing line: cell by cell for a CSV row
+// ("grid.csv row 17, expected_total: want 927.27, got 930"), whole
+// otherwise.
+func writeLineDiff(b *strings.Builder, file string, l LineDiff) {
+	if len(l.Cells) == 0 {
+		fmt.Fprintf(b, "\n  line %d:\n    want %s\n    got  %s", l.Line, shownLine(l.Want, l.WantEOF), shownLine(l.Got, l.GotEOF))
+		return
+	}
+	for i, c := range l.Cells {
+		if i == maxCellsShown {
+			fmt.Fprintf(b, "\n  %s row %d: and %d more cells", file, l.Line-1, len(l.Cells)-i)
+			break
+		}
+		fmt.Fprintf(b, "\n  %s row %d, %s: want %s, got %s", file, l.Line-1, c.Column, cellText(c.Want), cellText(c.Got))
+	}
+}
+
+// cellText shortens a long value for a message.
+func cellText(s string) string {
+	if utf8.RuneCountInString(s) <= maxCellText {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxCellText]) + "…"
+}
+
+// checkText compares a text file with its rendering line by line, the
+// rendering streamed through a pipe so that no table is held in memory.
+// Only a regular file is read: a FIFO or a device in the folder is a
+// difference, not something to wait on or read forever.
+func checkText(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Difference{Missing: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return &Difference{Detail: "not a regular file"}, nil
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	pr, pw := io.Pipe()
+	go func() {
+		err := render(ctx, pw, "")
+		if err == nil {
+			err = ctx.Err()
+		}
+		pw.CloseWithError(err)
+	}()
+	defer pr.Close() // stops the renderer if the comparison ends early
+	csv := strings.HasSuffix(path, ".csv")
+	return compareLines(ctx, bufio.NewReaderSize(pr, 1<<16), bufio.NewReaderSize(file, 1<<16), csv)
+}
+
+// compareLines compares two texts line by line, line ends included, in
+// memory bounded by maxCheckLine. For CSV, the first line is the header and
+// differing rows are compared cell by cell.
+func compareLines(ctx context.Context, want, got *bufio.Reader, isCSV bool) (*Difference, error) {
+	var d Difference
+	var header []string
+	for n := 1; ; n++ {
+		if n%ctxCheckRows == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		w, weof, wlong, err := readLine(want)
+		if err != nil {
+			return nil, err
+		}
+		g, geof, glong, err := readLine(got)
+		if err != nil {
+			return nil, err
+		}
+		if wlong || glong {
+			d.Count++
+			d.Detail = fmt.Sprintf("line %d is longer than %d MiB; not compared further", n, maxCheckLine>>20)
+			break
+		}
+		if weof && geof {
+			break
+		}
+		if isCSV && n == 1 && !weof {
+			header = splitCSV(w)
+		}
+		if w == g {
+			continue
+		}
+		d.Count++
+		if len(d.Lines) < maxLineDiffs {
+			l := LineDiff{
+				Line: n,
+				Want: strings.TrimSuffix(w, "\n"), WantEOF: weof,
+				Got: strings.TrimSuffix(g, "\n"), GotEOF: geof,
+			}
+			if n > 1 && !weof && !geof && header != nil {
+				l.Cells = cellDiffs(header, l.Want, l.Got)
+			}
+			d.Lines = append(d.Lines, l)
+		}
+	}
+	if d.Count == 0 {
+		return nil, nil
+	}
+	return &d, nil
+}
+
+// readLine reads a line with its line end. eof reports that there was no
+// line left; long that the line passes maxCheckLine, and is not returned.
+func readLine(r *bufio.Reader) (line string, eof, long bool, err error) {
+	var buf bytes.Buffer
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if buf.Len()+len(chunk) > maxCheckLine {
+			return "", false, true, nil
+		}
+		buf.Write(chunk)
+		switch {
+		case err == nil:
+			return buf.String(), false, false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF:
+			return buf.String(), buf.Len() == 0, false, nil
+		default:
+			return "", false, false, err
+		}
+	}
+}
+
+// splitCSV reads one line of CSV, or returns nil if it is not one.
+func splitCSV(line string) []string {
+	rec, err := csv.NewReader(strings.NewReader(line)).Read()
+	if err != nil {
+		return nil
+	}
+	return rec
+}
+
+// cellDiffs returns the cells in which two rows differ, when both have the
+// header's number of cells.
+func cellDiffs(header []string, want, got string) []CellDiff {
+	w, g := splitCSV(want), splitCSV(got)
+	if len(w) != len(header) || len(g) != len(header) {
+		return nil
+	}
+	var out []CellDiff
+	for i := range header {
+		if w[i] != g[i] {
+			out = append(out, CellDiff{Column: header[i], Want: w[i], Got: g[i]})
+		}
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+package results
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// ExperimentFile is the file of a set that records the resolved experiment
+// the run evaluated (SPEC §9).
+const ExperimentFile = "experiment.yaml"
+
+// WriteExperiment writes experiment.yaml: the resolved configuration as an
+// experiment file a user can run again, every key with the value that took
+// effect and, for a value that did not come from the experiment file, a
+// comment saying where it came from (# default, # CKPTLAB_STATE_ROWS,
+// # --set). It answers, for a folder of results, which settings made them.
+func (s Set) WriteExperiment(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("# The resolved experiment of the run that wrote this folder")
+	if s.Version != "" {
+		bw.WriteString(", ckptlab " + s.Version)
+	}
+	bw.WriteString(".\n# A comment names where a value that is not the experiment file's came from.\n")
+	bw.WriteString("# Run it again with: ckptlab run " + ExperimentFile + "\n")
+	for _, kv := range s.Config {
+		bw.WriteString(kv.Key + ": " + kv.Value)
+		if kv.Origin != "" {
+			bw.WriteString("  # " + strings.ReplaceAll(kv.Origin, "\n", " "))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,199 @@
+package results
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The output folder OUT/<name>/ holds the files of exactly one run (SPEC §9).
+// A run builds its whole set in a staging folder beside it, OUT/.<name>.tmp-*,
+// and swaps the staging folder and OUT/<name> in one step: on Linux with
+// renameat2(RENAME_EXCHANGE), which exchanges two folders atomically, so
+// that OUT/<name> is at every moment either the old set or the new one.
+// Where the exchange is not supported (another system, a file system without
+// it), the old folder is renamed aside and the new one into place: there is
+// then a moment when OUT/<name> does not exist, but never one when it holds
+// files of two runs. Files of a format the run does not write go with the
+// old folder.
+//
+// OUT/<name>/shards/ is not part of a set: it is moved from the old folder
+// into the new one just before the exchange, so it stays at OUT/<name>/shards.
+//
+// Every write holds an exclusive lock, flock(2) on OUT/.<name>.lock, from
+// before it cleans up until after the swap: concurrent runs on one folder
+// are serialized, each one's set arriving whole. Under the lock no other
+// write is in progress, so a staging folder found then is a leftover of a
+// killed run: it is removed, after its shards/ folder, if it holds one that
+// OUT/<name> lacks, is moved back. The lock file itself stays: removing it
+// would let two runs lock two different files.
+
+// ShardsDir is the folder in OUT/<name>/ that the swap of a set leaves in
+// place: input to a later merge, not part of the set.
+const ShardsDir = "shards"
+
+// lockPoll is how often a write waiting for the folder's lock checks
+// whether its context is done.
+const lockPoll = 50 * time.Millisecond
+
+// stagingPattern returns the pattern of the staging folders of the set
+// name in its output folder. Names hold no dot, so the patterns of two
+// names never match each other's folders.
+func stagingPattern(name string) string { return "." + name + ".tmp-*" }
+
+// LockFolder takes the exclusive lock of the output folder dir/<name>/,
+// waiting while another process holds it, and returns the function that
+// releases it. A process that writes anything into dir/<name>/ (a set, a
+// shard) holds it while it does. The wait ends with ctx's error when ctx is
+// done. The lock goes with the process: a killed process releases it.
+func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error) {
+	f, err := os.OpenFile(lockPath(dir, name), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+	}
+	return flock(ctx, f, syscall.LOCK_EX)
+}
+
+// lockWaitKey is the context key of OnLockWait's function.
+type lockWaitKey struct{}
+
+// OnLockWait returns a context with which a write or a check that finds the
+// output folder locked by another process calls wait, once, with the
+// folder's path, before it waits: a command tells its user why it pauses.
+func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, wait)
+}
+
+// readLock takes the shared lock of dir/<name>/, which a write's exclusive
+// lock excludes, so that a reader sees the files of one set. Where there
+// is no lock file, no set was ever written, and it takes none.
+func readLock(ctx context.Context, dir, name string) (unlock func(), err error) {
+	f, err := os.Open(lockPath(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+	}
+	return flock(ctx, f, syscall.LOCK_SH)
+}
+
+func lockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
+
+// flock locks f, polling so that it can give up when ctx is done; it
+// closes f on failure, and the returned unlock closes it.
+func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
+	for told := false; ; told = true {
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", f.Name(), err)
+		}
+		if wait, ok := ctx.Value(lockWaitKey{}).(func(string)); ok && !told {
+			dir, base := filepath.Split(f.Name())
+			wait(filepath.Join(dir, strings.TrimSuffix(strings.TrimPrefix(base, "."), ".lock")))
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, context.Cause(ctx)
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// cleanStaging removes the staging folders that killed writes of the set
+// name left in dir, moving back their shards first. The caller holds the
+// folder's lock.
+func cleanStaging(dir, name string) error {
+	stale, err := filepath.Glob(filepath.Join(dir, stagingPattern(name)))
+	if err != nil {
+		return err
+	}
+	final := filepath.Join(dir, name)
+	for _, path := range stale {
+		if err := rescueShards(filepath.Join(path, ShardsDir), final); err != nil {
+			return err
+		}
+		if err := temps.remove(path); err != nil {
+			return fmt.Errorf("removing %s, left by a run that was killed: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// rescueShards moves the shard files of from into final/shards/, keeping
+// those final/shards/ already has.
+func rescueShards(from, final string) error {
+	entries, err := os.ReadDir(from)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	to := filepath.Join(final, ShardsDir)
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		dst := filepath.Join(to, e.Name())
+		if _, err := os.Lstat(dst); err == nil || strings.Contains(e.Name(), ".tmp-") {
+			continue
+		}
+		if err := os.Rename(filepath.Join(from, e.Name()), dst); err != nil {
+			return fmt.Errorf("moving back a shard a killed run left: %w", err)
+		}
+	}
+	return nil
+}
+
+// swapIn puts the complete folder stage in place of final, moving final's
+// shards/ folder into it first. Afterwards stage holds the old set, if there
+// was one, for the caller to remove.
+func swapIn(stage, final string) error {
+	fi, err := os.Lstat(final)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(stage, final)
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder (move it away, or choose another -o)", final)
+	}
+	err = os.Rename(filepath.Join(final, ShardsDir), filepath.Join(stage, ShardsDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("keeping %s: %w", filepath.Join(final, ShardsDir), err)
+	}
+	if err := exchangeFolders(stage, final); err == nil || !errors.Is(err, errNoExchange) {
+		return err
+	}
+	// No atomic exchange: rename the old folder aside, where the cleanup of
+	// a killed run finds it, and the new one into place.
+	aside := stage + ".old"
+	if err := os.Rename(final, aside); err != nil {
+		return err
+	}
+	if err := os.Rename(stage, final); err != nil {
+		os.Rename(aside, final)
+		return err
+	}
+	return os.Rename(aside, stage)
+}
+
+// errNoExchange reports that the system or file system cannot exchange two
+// folders atomically.
+var errNoExchange = errors.New("no atomic exchange of folders")
+
+// exchangeFolders is exchange; tests replace it to take the fallback.
+var exchangeFolders = exchange

@@ -1,0 +1,162 @@
+package results_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"ckptlab/results"
+)
+
+// names returns the names in dir, sorted.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, de := range des {
+		out = append(out, de.Name())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestWriteSwapsTheWholeSet writes a set in every format, then in csv only:
+// the folder holds the second set alone, its shards/ folder kept, and
+// beside it only the lock file.
+func TestWriteSwapsTheWholeSet(t *testing.T) {
+	for _, fallback := range []bool{false, true} {
+		name := "exchange"
+		if fallback {
+			name = "rename aside"
+		}
+		t.Run(name, func(t *testing.T) {
+			if fallback {
+				defer results.WithoutExchange()()
+			}
+			set := lessonSet(t)
+			out := t.TempDir()
+			folder := filepath.Join(out, set.Name)
+			if err := set.Write(out, []string{"csv", "xlsx", "md"}); err != nil {
+				t.Fatal(err)
+			}
+			shard := filepath.Join(folder, results.ShardsDir, "1-of-2")
+			os.MkdirAll(filepath.Dir(shard), 0o755)
+			if err := os.WriteFile(shard, []byte("shard"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			set.Config = append(set.Config, results.Setting{Key: "state_rows", Value: "[999]", Origin: "--set"})
+			if err := set.Write(out, []string{"csv"}); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"experiment.yaml", "failures.csv", "grid.csv", "shards"}
+			if got := names(t, folder); !slices.Equal(got, want) {
+				t.Errorf("the folder holds %v, want %v", got, want)
+			}
+			if got := names(t, out); !slices.Equal(got, []string{".lesson.lock", "lesson"}) {
+				t.Errorf("the output folder holds %v, want the set's folder and its lock", got)
+			}
+			if data, _ := os.ReadFile(shard); string(data) != "shard" {
+				t.Errorf("the shard holds %q after the swap", data)
+			}
+			yaml, _ := os.ReadFile(filepath.Join(folder, "experiment.yaml"))
+			if !strings.Contains(string(yaml), "state_rows: [999]  # --set\n") {
+				t.Errorf("experiment.yaml does not say where state_rows came from:\n%s", yaml)
+			}
+		})
+	}
+}
+
+// TestWriteCleansUpAKilledRun leaves what a killed run leaves, a staging
+// folder holding a half-written set and the shards it took along, and
+// checks that the next write removes it and moves the shards back.
+func TestWriteCleansUpAKilledRun(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	stale := filepath.Join(out, ".lesson.tmp-123")
+	os.MkdirAll(filepath.Join(stale, results.ShardsDir), 0o755)
+	os.WriteFile(filepath.Join(stale, "grid.csv"), []byte("half a ro"), 0o644)
+	os.WriteFile(filepath.Join(stale, results.ShardsDir, "2-of-2"), []byte("shard"), 0o644)
+	other := filepath.Join(out, ".lessons.tmp-1") // another name's: not this write's to remove
+	os.MkdirAll(other, 0o755)
+
+	if err := set.Write(out, []string{"csv"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(t, out), []string{".lesson.lock", ".lessons.tmp-1", "lesson"}; !slices.Equal(got, want) {
+		t.Errorf("the output folder holds %v, want %v", got, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "lesson", results.ShardsDir, "2-of-2")); string(data) != "shard" {
+		t.Errorf("the shard the killed run held is %q, want it moved back", data)
+	}
+}
+
+// TestWriteWaitsForTheLock holds the folder's lock: a write waits for it
+// and gives up when its context is done, leaving the folder as it was.
+func TestWriteWaitsForTheLock(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	if err := set.Write(out, []string{"csv"}); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := results.LockFolder(context.Background(), out, set.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error)
+	go func() { done <- set.WriteContext(ctx, out, []string{"md"}) }()
+	stop := errors.New("stopped while waiting")
+	cancel(stop)
+	if err := <-done; !errors.Is(err, stop) {
+		t.Errorf("a write waiting for the lock returned %v, want %v", err, stop)
+	}
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{"experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
+		t.Errorf("the folder holds %v, want the first set %v", got, want)
+	}
+	unlock()
+	if err := set.Write(out, []string{"md"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{"experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
+		t.Errorf("the folder holds %v, want %v", got, want)
+	}
+}
+
+// TestWriteRefusesAnEmptyFolderName checks that "" is not taken as the
+// current folder.
+func TestWriteRefusesAnEmptyFolderName(t *testing.T) {
+	err := lessonSet(t).Write("", []string{"csv"})
+	if err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("Write to \"\" = %v, want an error", err)
+	}
+}
+
+// TestCheckWaitsForAWrite holds the folder's write lock: a check waits for
+// it rather than read a folder being swapped, and gives up with its context.
+func TestCheckWaitsForAWrite(t *testing.T) {
+	set := lessonSet(t)
+	out := t.TempDir()
+	if err := set.Write(out, []string{"csv"}); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := results.LockFolder(context.Background(), out, set.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := set.Check(ctx, out, []string{"csv"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a check while a write holds the lock returned %v, want it to wait until cancelled", err)
+	}
+	unlock()
+	if diffs, err := set.Check(context.Background(), out, []string{"csv"}); err != nil || len(diffs) != 0 {
+		t.Errorf("Check = %v, %v; want no difference", diffs, err)
+	}
+}
