@@ -259,3 +259,39 @@ func TestKilledShard(t *testing.T) {
 	}
 	sameFiles(t, ref, out)
 }
+
+// TestShardsBesideRuns runs shards, runs and merges of one experiment at
+// once on one output folder, as users of a shared volume may: every shard
+// file must survive the runs' swaps of the folder, and the final merge must
+// equal one run.
+func TestShardsBesideRuns(t *testing.T) {
+	args := []string{"--format", "csv", "--set", "seeds=[1, 2, 3]", lessonFile}
+	out, ref := t.TempDir(), t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := Main(slices.Concat([]string{"run", "-q", "-o", ref}, args), &stdout, &stderr); code != 0 {
+		t.Fatalf("run exited %d: %s", code, stderr.String())
+	}
+	for round := range 3 {
+		os.RemoveAll(filepath.Join(out, "lesson", "shards"))
+		var cmds []*exec.Cmd
+		for i := 1; i <= 4; i++ {
+			cmds = append(cmds, shardProcess(t, nil, slices.Concat([]string{"run", "-q", "-o", out, "--shard", fmt.Sprintf("%d/4", i)}, args)...))
+			if i%2 == 0 {
+				cmds = append(cmds, shardProcess(t, nil, slices.Concat([]string{"run", "-q", "-o", out}, args)...))
+			}
+		}
+		var wg sync.WaitGroup
+		for _, cmd := range cmds {
+			wg.Go(func() {
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("round %d: %s: %v: %s", round, strings.Join(cmd.Args[3:], " "), err, b)
+				}
+			})
+		}
+		wg.Wait()
+		if code := Main(slices.Concat([]string{"merge", "-q", "-o", out}, args), &stdout, &stderr); code != 0 {
+			t.Fatalf("round %d: merge exited %d: %s", round, code, stderr.String())
+		}
+		sameFiles(t, ref, out)
+	}
+}
