@@ -15,6 +15,9 @@ type Cost struct {
 	Worst int64
 	Sum   int64
 	N     int
+	// BusiestWorst is the most any one worker recomputes over the failure
+	// set: what the failed worker may ask back whichever failure happens.
+	BusiestWorst int64
 }
 
 // NewCost evaluates interval k over a source of the given number of periods,
@@ -32,6 +35,7 @@ func NewCost(stream Recovery, workers []Recovery, periods int, k Interval, f int
 		y := stream.Recomputed(k, d)
 		c.Worst = max(c.Worst, y)
 		c.Sum += y
+		c.BusiestWorst = max(c.BusiestWorst, Busiest(workers, k, d))
 	}
 	return c
 }

@@ -55,7 +55,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 			if err := set.Write(out, []string{"csv"}); err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"experiment.yaml", "failures.csv", "grid.csv", "shards"}
+			want := []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
 			if got := names(t, folder); !slices.Equal(got, want) {
 				t.Errorf("the folder holds %v, want %v", got, want)
 			}
@@ -117,7 +117,7 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 	if err := <-done; !errors.Is(err, stop) {
 		t.Errorf("a write waiting for the lock returned %v, want %v", err, stop)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{"experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want the first set %v", got, want)
 	}
 	unlock()

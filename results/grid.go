@@ -23,6 +23,8 @@ var GridColumns = []Column{
 	{Name: "average_total", Kind: Float, Decimals: 1},
 	{Name: "expected_total", Kind: Float, Decimals: 1},
 	{Name: "best", Kind: Bool},
+	{Name: "busiest_worker_worst", Kind: Int},
+	{Name: "tail_total", Kind: Float, Decimals: 1},
 }
 
 // GridRow is one row of grid.csv: one grid point and its metrics.
@@ -47,6 +49,8 @@ type GridRow struct {
 	AverageTotal  float64
 	ExpectedTotal float64
 	Best          bool
+	BusiestWorst  int64
+	TailTotal     float64
 }
 
 // AppendValues appends the row's cells in the order of GridColumns.
@@ -59,7 +63,7 @@ func (r *GridRow) AppendValues(dst []Value) []Value {
 		IntValue(r.Recomputed), IntValue(r.Busiest), IntValue(r.ExactlyOnce),
 		IntValue(r.Worst), IntValue(r.WorstTotal),
 		FloatValue(r.Average), FloatValue(r.AverageTotal), FloatValue(r.ExpectedTotal),
-		BoolValue(r.Best))
+		BoolValue(r.Best), IntValue(r.BusiestWorst), FloatValue(r.TailTotal))
 }
 
 // FailureColumns are the columns of failures.csv, in the order of SPEC §4.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Set is everything a run writes for one experiment.
@@ -33,6 +34,17 @@ type Set struct {
 	// syntax, in the order of the experiment-file schema.
 	Config  []Setting
 	Version string
+}
+
+// HeadlineText returns the headline as ckptlab run prints it: one line
+// each, every line ended by a line feed.
+func HeadlineText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // Setting is one key of the resolved configuration.
@@ -78,7 +90,7 @@ func Files(name string, formats []string) []string {
 	for _, f := range formats {
 		switch f {
 		case FormatCSV:
-			out = append(out, "grid.csv", "failures.csv")
+			out = append(out, "grid.csv", "failures.csv", "decisions.csv", "breakeven.csv")
 		case FormatXLSX:
 			out = append(out, name+".xlsx")
 		case FormatMD:
@@ -187,7 +199,13 @@ func (s Set) files(formats []string) ([]setFile, error) {
 	for _, f := range formats {
 		switch f {
 		case FormatCSV:
-			for _, t := range []Table{s.Grid, s.Failures} {
+			tables := []Table{s.Grid, s.Failures}
+			for _, t := range []Table{s.Decisions, s.Breakeven} {
+				if t.Columns != nil { // a set made without decisions has none
+					tables = append(tables, t)
+				}
+			}
+			for _, t := range tables {
 				out = append(out, setFile{t.Name + ".csv", func(ctx context.Context, w io.Writer, _ string) error {
 					return WriteCSV(w, t.stopOn(ctx))
 				}})

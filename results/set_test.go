@@ -12,7 +12,9 @@ import (
 )
 
 func TestFilesNamesWhatWriteWrites(t *testing.T) {
-	s := Set{Name: "lesson", Grid: Table{Name: "grid"}, Failures: Table{Name: "failures"}}
+	s := Set{Name: "lesson", Grid: Table{Name: "grid"}, Failures: Table{Name: "failures"},
+		Decisions: Table{Name: "decisions", Columns: DecisionColumns},
+		Breakeven: Table{Name: "breakeven", Columns: BreakevenColumns}}
 	for _, formats := range [][]string{
 		{FormatCSV},
 		{FormatCSV, FormatXLSX},

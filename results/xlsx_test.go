@@ -143,7 +143,7 @@ func TestXLSXTableLayout(t *testing.T) {
 		cols   []results.Column
 		filter string
 	}{
-		{"grid", results.GridColumns, "'grid'!$A$1:$T$25"},
+		{"grid", results.GridColumns, "'grid'!$A$1:$V$25"},
 		{"failures", results.FailureColumns, "'failures'!$A$1:$K$67"},
 	} {
 		t.Run(tc.sheet, func(t *testing.T) {

@@ -102,6 +102,13 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 	where := valueAt{n, suffix}
 	switch d.Type {
 	case typeInt:
+		if d.Word != "" && isWord(n, d.Word) {
+			v.Ints, v.Where = append(v.Ints, wordValue), append(v.Where, where)
+			return
+		}
+		if c.nearWord(d, n, suffix) {
+			return
+		}
 		x, ok := c.wholeNumber(n, suffix, noun, d.typeWant())
 		if ok && c.within(d, n, suffix, x) {
 			v.Ints, v.Where = append(v.Ints, x), append(v.Where, where)
@@ -182,6 +189,9 @@ func (c *checker) unique(d *keyDef, v *parsed) {
 			k = model.Interval(v.Ints[i]).String()
 			if d.Type == typeInt {
 				k = strconv.FormatInt(v.Ints[i], 10)
+			}
+			if d.Word != "" && v.Ints[i] == wordValue {
+				k = d.Word
 			}
 		case typeFloat:
 			k = shortFloat(v.Floats[i])

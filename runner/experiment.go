@@ -2,7 +2,11 @@
 // parameter combinations and evaluates the model at every point.
 package runner
 
-import "ckptlab/model"
+import (
+	"strconv"
+
+	"ckptlab/model"
+)
 
 // Experiment is a resolved experiment: every key of the file after defaults
 // and overrides, validated. Axes keep their declared order, which is the
@@ -20,6 +24,8 @@ type Experiment struct {
 	Periods       []int
 	PartitionKeys []model.PartitionKey
 	Workers       []int
+	// StateRows lists the declared state rows; SubscriberState stands for
+	// the word subscribers, N of each source (StateRowsFor resolves it).
 	StateRows     []int
 	Probabilities []float64
 	// Intervals lists the declared intervals; when IntervalsAll is set it is
@@ -28,7 +34,9 @@ type Experiment struct {
 	IntervalsAll bool
 
 	// Scalars.
-	Start         model.Month
+	Start model.Month
+	// RiskLevel is alpha of the tail criterion, in [0, 1).
+	RiskLevel     float64
 	Missing       int
 	Duplicates    int
 	FailurePeriod model.Month
@@ -53,10 +61,11 @@ func Lesson(name string) Experiment {
 		Periods:       []int{12},
 		PartitionKeys: []model.PartitionKey{model.BySubscriber},
 		Workers:       []int{4},
-		StateRows:     []int{200},
+		StateRows:     []int{SubscriberState},
 		Probabilities: []float64{1.0, 0.75, 0.5, 0.25},
 		Intervals:     []model.Interval{model.None, 6, 4, 3, 2, 1},
 		Start:         model.NewMonth(2026, 1),
+		RiskLevel:     0.95,
 		FailurePeriod: model.NewMonth(2026, 9),
 	}
 }
@@ -89,4 +98,31 @@ func (e *Experiment) FailuresFor(p int) []int {
 		out[i] = int(m - e.Start)
 	}
 	return out
+}
+
+// SubscriberState stands in StateRows for the word subscribers: the state
+// is one entry per subscriber (the lesson's PF50), so a checkpoint holds N
+// rows for a source of N subscribers.
+const SubscriberState = -1
+
+// StateRowsFor returns the state rows of a source of n subscribers, in
+// declared order: the declared numbers, and n for the word subscribers.
+func (e *Experiment) StateRowsFor(n int) []int {
+	out := make([]int, len(e.StateRows))
+	for i, v := range e.StateRows {
+		out[i] = v
+		if v == SubscriberState {
+			out[i] = n
+		}
+	}
+	return out
+}
+
+// stateRowsText writes one declared state_rows value: a number or the word
+// subscribers.
+func stateRowsText(v int) string {
+	if v == SubscriberState {
+		return "subscribers"
+	}
+	return strconv.Itoa(v)
 }

@@ -52,6 +52,8 @@ type keyDef struct {
 	FMin     float64   // bounds of typeFloat, inclusive
 	FMax     float64   //
 	Enum     []string  // the words of typeEnum
+	Word     string    // typeInt: a word that stands for a value (state_rows: subscribers)
+	Below    bool      // typeFloat: FMax itself is excluded
 	Noun     string    // what one value is, for messages: "worker count"
 	Default  any       // the lesson's value, for the schema
 }
@@ -78,9 +80,11 @@ var keyTable = []*keyDef{
 	{Name: "workers", Doc: "Workers the stream is partitioned over: an axis of whole numbers >= 1.",
 		Type: typeInt, Many: true, Range: true, Min: 1, Max: maxWorkers, Cap: true,
 		Noun: "worker count", Default: 4},
-	{Name: "state_rows", Doc: "Rows of state one checkpoint makes durable: an axis of whole numbers >= 0.",
-		Type: typeInt, Many: true, Range: true, Min: 0, Max: maxStateRows, Cap: true,
-		Noun: "state row count", Default: 200},
+	{Name: "state_rows", Doc: "Rows of state one checkpoint makes durable: an axis of whole numbers >= 0 or the word subscribers (= N, one state row per subscriber).",
+		Type: typeInt, Many: true, Range: true, Min: 0, Max: maxStateRows, Cap: true, Word: "subscribers",
+		Noun: "state row count", Default: "subscribers"},
+	{Name: "risk_level", Doc: "Risk level alpha of the tail criterion: tail_total is the mean cost of the worst 1-alpha share of runs; a number in [0, 1).",
+		Type: typeFloat, FMin: 0, FMax: 1, Below: true, Noun: "risk level", Default: 0.95},
 	{Name: "probabilities", Doc: "Probabilities that a failure occurs in a run: an axis of numbers in 0..1.",
 		Type: typeFloat, Many: true, Range: true, FMin: 0, FMax: 1,
 		Noun: "probability", Default: []any{1.0, 0.75, 0.5, 0.25}},
@@ -123,6 +127,9 @@ func (d *keyDef) want() string {
 		}
 		return strconv.FormatInt(d.Min, 10) + ".." + strconv.FormatInt(d.Max, 10)
 	case typeFloat:
+		if d.Below {
+			return "a number >= " + shortFloat(d.FMin) + " and < " + shortFloat(d.FMax)
+		}
 		return "a number in " + shortFloat(d.FMin) + ".." + shortFloat(d.FMax)
 	case typeText:
 		return "text"

@@ -171,6 +171,9 @@ func (l *loader) fill(e *Experiment, value func(key string) *parsed) {
 	if v := value("state_rows"); v != nil {
 		e.StateRows = toInts[int](v.Ints)
 	}
+	if v := value("risk_level"); v != nil {
+		e.RiskLevel = v.Floats[0]
+	}
 	if v := value("probabilities"); v != nil {
 		e.Probabilities = v.Floats
 	}

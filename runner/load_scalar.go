@@ -172,7 +172,7 @@ func (c *checker) within(d *keyDef, n *yaml.Node, suffix string, v int64) bool {
 
 // withinFloat reports v when it lies outside the bounds of key d.
 func (c *checker) withinFloat(d *keyDef, n *yaml.Node, suffix string, v float64) bool {
-	if v < d.FMin || v > d.FMax {
+	if v < d.FMin || v > d.FMax || (d.Below && v == d.FMax) {
 		c.fail(n, suffix, "%s is not %s (want %s)", shortFloat(v), article(d.Noun), d.want())
 		return false
 	}
@@ -181,6 +181,9 @@ func (c *checker) withinFloat(d *keyDef, n *yaml.Node, suffix string, v float64)
 
 // typeWant is what a value of key d must be, for messages about its type.
 func (d *keyDef) typeWant() string {
+	if d.Type == typeInt && d.Word != "" {
+		return "a whole number " + d.want() + " or " + d.Word
+	}
 	if d.Type == typeInt && d.Min != d.Max {
 		return "a whole number " + d.want()
 	}
@@ -191,4 +194,21 @@ func (d *keyDef) typeWant() string {
 // value is p.
 func intervalWant(p int) string {
 	return fmt.Sprintf("none, all, or 1..%d", p)
+}
+
+// wordValue is the value a key's Word stands for in parsed.Ints: for
+// state_rows, the subscribers of each source, resolved per source.
+const wordValue = SubscriberState
+
+// nearWord reports a text that looks like a misspelling of key d's word,
+// such as subscriber for subscribers, with a suggestion.
+func (c *checker) nearWord(d *keyDef, n *yaml.Node, suffix string) bool {
+	if d.Word == "" || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" || numericText.MatchString(n.Value) {
+		return false
+	}
+	if editDistance(strings.ToLower(n.Value), d.Word) > 2 {
+		return false
+	}
+	c.fail(n, suffix, "%s is not %s (want %s; did you mean %s?)", shown(n), article(d.Noun), d.typeWant(), d.Word)
+	return true
 }

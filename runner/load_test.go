@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,7 @@ func TestLoadEveryKey(t *testing.T) {
 		PartitionKeys:  []model.PartitionKey{model.ByRegion, model.ByType},
 		Workers:        []int{8},
 		StateRows:      []int{400, 200, 0},
+		RiskLevel:      0.5,
 		Probabilities:  []float64{0.1, 0.1 + 0.1, 0.3},
 		Intervals:      []model.Interval{1, 2, 3},
 		Start:          model.NewMonth(2027, 3),
@@ -144,6 +146,24 @@ func TestLoadEveryKey(t *testing.T) {
 	}
 	if got := e.FailuresFor(12); !reflect.DeepEqual(got, []int{1, 11}) {
 		t.Errorf("FailuresFor(12) = %v, want [1 11]", got)
+	}
+}
+
+func TestLoadStateRowsWord(t *testing.T) {
+	e, err := LoadBytes("w.yaml", []byte("name: w\nsubscribers: [200, 5000]\nstate_rows: [100, subscribers]\n"), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{100, SubscriberState}; !slices.Equal(e.StateRows, want) {
+		t.Errorf("StateRows = %v, want %v", e.StateRows, want)
+	}
+	for _, c := range []struct{ n, want int }{{200, 200}, {5000, 5000}} {
+		if got := e.StateRowsFor(c.n); !slices.Equal(got, []int{100, c.want}) {
+			t.Errorf("StateRowsFor(%d) = %v, want [100 %d]", c.n, got, c.want)
+		}
+	}
+	if l := Lesson("x"); !slices.Equal(l.StateRowsFor(1_000_000), []int{1_000_000}) {
+		t.Errorf("default StateRowsFor(1000000) = %v, want one state row per subscriber", l.StateRowsFor(1_000_000))
 	}
 }
 

@@ -119,7 +119,8 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	line("periods", planList(e.Periods, strconv.Itoa))
 	line("partition_key", planList(e.PartitionKeys, model.PartitionKey.String))
 	line("workers", planList(e.Workers, strconv.Itoa))
-	line("state_rows", planList(e.StateRows, strconv.Itoa))
+	line("state_rows", planList(e.StateRows, stateRowsText))
+	line("risk_level", shortFloat(e.RiskLevel))
 	line("probabilities", planList(e.Probabilities, shortFloat))
 	if e.IntervalsAll {
 		line("intervals", "all (none and 1..P for each periods value P)")

@@ -102,7 +102,8 @@ func TestWritePlan(t *testing.T) {
   periods          12  # default
   partition_key    subscriber  # default
   workers          4  # default
-  state_rows       200  # default
+  state_rows       subscribers  # default
+  risk_level       0.95  # default
   probabilities    1, 0.75, 0.5, 0.25  # default
   intervals        none, 6, 4, 3, 2, 1  # default
   start            2026-01  # default
@@ -116,6 +117,8 @@ func TestWritePlan(t *testing.T) {
   memory           at most 1 MiB of counts and views
   writes           out/lesson/grid.csv
                    out/lesson/failures.csv
+                   out/lesson/decisions.csv
+                   out/lesson/breakeven.csv
                    out/lesson/lesson.xlsx
                    out/lesson/lesson.md
                    out/lesson/experiment.yaml

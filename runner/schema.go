@@ -78,8 +78,15 @@ func keySchema(d *keyDef) jsonObject {
 func valueSchema(d *keyDef) jsonObject {
 	switch d.Type {
 	case typeInt:
-		return jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}
+		n := jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}
+		if d.Word != "" {
+			return jsonObject{{"oneOf", []any{jsonObject{{"const", d.Word}}, n}}}
+		}
+		return n
 	case typeFloat:
+		if d.Below {
+			return jsonObject{{"type", "number"}, {"minimum", d.FMin}, {"exclusiveMaximum", d.FMax}}
+		}
 		return jsonObject{{"type", "number"}, {"minimum", d.FMin}, {"maximum", d.FMax}}
 	case typeName:
 		return jsonObject{{"type", "string"}, {"pattern", namePattern.String()}}
@@ -101,7 +108,7 @@ func rangeSchema(d *keyDef) jsonObject {
 	end := valueSchema(d)
 	step := jsonObject{{"type", "integer"}, {"not", jsonObject{{"const", 0}}}}
 	switch d.Type {
-	case typeInterval:
+	case typeInterval, typeInt:
 		end = jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}
 	case typeFloat:
 		step = jsonObject{{"type", "number"}, {"not", jsonObject{{"const", 0}}}}

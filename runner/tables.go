@@ -13,12 +13,14 @@ func (r *Result) GridTable() results.Table {
 		var row results.GridRow
 		var cells []results.Value
 		for _, sr := range r.Sources {
+			outs := sr.outcomes()
 			for _, pr := range sr.Parts {
-				for _, stateRows := range r.Exp.StateRows {
+				for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
 					for _, prob := range r.Exp.Probabilities {
 						best := model.Best(pr.Costs, prob, stateRows)
 						for i, c := range pr.Costs {
 							sr.gridRow(&row, pr, c, stateRows, prob, i == best)
+							row.TailTotal = outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))
 							cells = row.AppendValues(cells[:0])
 							if !yield(cells) {
 								return
@@ -53,6 +55,7 @@ func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Co
 		AverageTotal:  c.AverageTotal(stateRows),
 		ExpectedTotal: c.ExpectedTotal(prob, stateRows),
 		Best:          best,
+		BusiestWorst:  c.BusiestWorst,
 	}
 }
 

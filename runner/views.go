@@ -21,7 +21,7 @@ func (r *Result) Views() []results.View {
 		costs := sr.Parts[0].Costs // the whole stream's figures are the same in every part
 		rec.Blocks = append(rec.Blocks, sr.recoveryBlock(title, costs))
 		mat.Blocks = append(mat.Blocks, sr.matrixBlock(title))
-		for _, stateRows := range e.StateRows {
+		for _, stateRows := range e.StateRowsFor(sr.Source.Subscribers) {
 			t := fmt.Sprintf("%s, state rows %d", title, stateRows)
 			cost.Blocks = append(cost.Blocks, costBlock(t, costs, stateRows))
 			prob.Blocks = append(prob.Blocks, probabilityBlock(t, costs, stateRows, e.Probabilities))

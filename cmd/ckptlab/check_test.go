@@ -46,7 +46,7 @@ func TestRunCheck(t *testing.T) {
 			name:     "as written",
 			formats:  "csv,xlsx,md",
 			wantCode: exitOK,
-			wantOut:  []string{"all 5 files are as the experiments give them\n"},
+			wantOut:  []string{"all 7 files are as the experiments give them\n"},
 		},
 		{
 			name:    "a changed row",
@@ -62,7 +62,7 @@ func TestRunCheck(t *testing.T) {
 			wantOut: []string{
 				filepath.Join("lesson", "failures.csv") + ": 1 line differs\n  in the column subscribers\n" +
 					"  failures.csv row 6, subscribers: want 200, got 201\n",
-				"1 of 5 files differ from what the experiments give now\n",
+				"1 of 7 files differ from what the experiments give now\n",
 			},
 		},
 		{
@@ -83,7 +83,7 @@ func TestRunCheck(t *testing.T) {
 				filepath.Join("lesson", "lesson.md") + ": missing\n",
 				filepath.Join("lesson", "grid.csv") + ": missing\n",
 				filepath.Join("lesson", "experiment.yaml") + ": 1 line differs",
-				"5 of 5 files differ",
+				"7 of 7 files differ",
 			},
 		},
 		{
@@ -91,7 +91,7 @@ func TestRunCheck(t *testing.T) {
 			formats:  "csv",
 			spoil:    func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.xlsx")) },
 			wantCode: exitOK,
-			wantOut:  []string{"all 3 files are as the experiments give them\n"},
+			wantOut:  []string{"all 5 files are as the experiments give them\n"},
 		},
 	}
 	for _, tt := range tests {
@@ -138,7 +138,7 @@ func TestRunDefaultFormats(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
+	if want := []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
 		t.Errorf("run wrote %v, want %v (csv and xlsx by default, nothing else)", names, want)
 	}
 }

@@ -33,7 +33,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("run wrote %v (%v), want one experiment folder", written, err)
 			}
 			folder := written[0]
-			for _, name := range []string{"grid.csv", "failures.csv"} {
+			for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv"} {
 				got, err := os.ReadFile(filepath.Join(folder, name))
 				if err != nil {
 					t.Fatal(err)

@@ -81,5 +81,6 @@ func mergeOne(ctx context.Context, e *runner.Experiment, out string, formats []s
 	for _, name := range results.Files(e.Name, formats) {
 		fmt.Fprintln(stdout, filepath.Join(out, e.Name, name))
 	}
+	fmt.Fprint(stdout, results.HeadlineText(set.Headline)) // the answer, as run prints it
 	return nil
 }

@@ -177,6 +177,7 @@ func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stder
 	for _, name := range results.Files(e.Name, f.formats.list) {
 		fmt.Fprintln(stdout, filepath.Join(f.out, e.Name, name))
 	}
+	fmt.Fprint(stdout, results.HeadlineText(set.Headline)) // the answer, under -q too
 	return 0, 0, nil
 }
 

@@ -139,14 +139,17 @@ func TestShardsAsProcesses(t *testing.T) {
 			if t.Failed() {
 				return
 			}
-			var stdout, stderr bytes.Buffer
-			if code := Main(slices.Concat([]string{"merge", "-o", out}, formats, c.args), &stdout, &stderr); code != 0 {
+			var merged, ran, stderr bytes.Buffer
+			if code := Main(slices.Concat([]string{"merge", "-o", out}, formats, c.args), &merged, &stderr); code != 0 {
 				t.Fatalf("merge exited %d: %s", code, stderr.String())
 			}
-			if code := Main(slices.Concat([]string{"run", "-q", "-o", ref}, formats, c.args), &stdout, &stderr); code != 0 {
+			if code := Main(slices.Concat([]string{"run", "-q", "-o", ref}, formats, c.args), &ran, &stderr); code != 0 {
 				t.Fatalf("run exited %d: %s", code, stderr.String())
 			}
 			sameFiles(t, ref, out)
+			if got := strings.ReplaceAll(merged.String(), out, ref); got != ran.String() {
+				t.Errorf("merge printed\n%s\nwant what run prints:\n%s", got, ran.String())
+			}
 		})
 	}
 }

@@ -87,7 +87,7 @@ func TestValidateErrors(t *testing.T) {
 		{"range too long", "name: x\nseeds: {from: 0, to: 2000000}\n", 2, 8,
 			"seeds: range has 2000001 values (want at most 1000000, a safety cap)"},
 		{"int64 overflow", "name: x\nstate_rows: 9223372036854775808\n", 2, 13,
-			"state_rows: 9223372036854775808 does not fit in 64 bits (want a whole number >= 0)"},
+			"state_rows: 9223372036854775808 does not fit in 64 bits (want a whole number >= 0 or subscribers)"},
 		{"NaN", "name: x\nprobabilities: .nan\n", 2, 16,
 			"probabilities: .nan is not a finite number (want a number in 0..1)"},
 		{"infinity", "name: x\nprobabilities: [-.inf]\n", 2, 17,
@@ -146,7 +146,7 @@ func TestValidateEveryError(t *testing.T) {
 	want := a + ":2:10: workers: 0 is not a worker count (want >= 1)\n" +
 		a + ":3:12: seeds[1]: 1 is listed twice (want each seed once)\n" +
 		a + ":4:1: colour: unknown key (want one of version, name, description, seeds, subscribers, periods, " +
-		"partition_key, workers, state_rows, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods)\n" +
+		"partition_key, workers, state_rows, risk_level, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods)\n" +
 		a + ":5:19: intervals[1]: 13 is not an interval (want none, all, or 1..12)\n" +
 		b + ":1:7: name: ../b is not a valid name (want [a-z0-9][a-z0-9_-]{0,63}, it names the output folder)\n"
 	if code != exitBadUser || stdout != "" || stderr != want {
@@ -266,7 +266,8 @@ func TestPlan(t *testing.T) {
   periods          12  # default
   partition_key    subscriber  # default
   workers          2, 4  # --set
-  state_rows       200  # default
+  state_rows       subscribers  # default
+  risk_level       0.95  # default
   probabilities    0, 0.05, 0.1, … 1 (21 values)
   intervals        all (none and 1..P for each periods value P)
   start            2026-01  # default
@@ -280,6 +281,8 @@ func TestPlan(t *testing.T) {
   memory           at most 1 MiB of counts and views
   writes           results/sweep/grid.csv
                    results/sweep/failures.csv
+                   results/sweep/decisions.csv
+                   results/sweep/breakeven.csv
                    results/sweep/sweep.xlsx
                    results/sweep/experiment.yaml
 `

@@ -84,3 +84,32 @@ func Canon(cell string) string {
 	}
 	return cell
 }
+
+// The decisions the lesson's tables lead to (SPEC §6), at failure
+// probability 1, spelled as ckptlab writes them; totals rounded to one
+// decimal and the continuous estimates to three, as read off the tables:
+// "by the worst case the cheapest setup is interval 4 and interval 3 with
+// 1200, and by the average interval 4 with 927.3". Interval 7, which the
+// lesson does not declare, costs 763.6 at probability 1 and 481.8 at 0.5,
+// below holding no checkpoint (600.0).
+const (
+	BestInterval         = "4"
+	BestExpectedTotal    = "927.3"
+	WorstCaseInterval    = "4" // ties with 3 at 1200; the first declared wins
+	WorstCaseTotal       = "1200"
+	OptimalInterval      = "7"
+	OptimalExpectedTotal = "763.6"
+	OptimalAtHalf        = "481.8" // interval 7 at probability 0.5
+	NoneAtHalf           = "600.0"
+	YoungInterval        = "4.899"
+	DalyInterval         = "4.199"
+)
+
+// Breakeven is the lower envelope of the expected totals of the declared
+// intervals against the failure probability: which interval is best where.
+var Breakeven = [][]string{
+	{"interval", "from_fraction", "to_fraction"},
+	{"none", "0", "11/18"},
+	{"6", "11/18", "11/12"},
+	{"4", "11/12", "1"},
+}

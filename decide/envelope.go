@@ -1,0 +1,88 @@
+package decide
+
+import "math/big"
+
+// Line is one interval's expected total against the failure probability p:
+// E(p) = Certain + p·Sum/n, with Certain its certain cost and Sum the rows it
+// recomputes summed over the n failures of the failure set.
+type Line struct {
+	Certain, Sum int64
+}
+
+// Piece is one piece of the lower envelope: on [From, To] the line of index
+// Line is the least.
+type Piece struct {
+	Line     int
+	From, To *big.Rat
+}
+
+// Envelope returns the lower envelope of the lines on p in [0, 1], in
+// increasing p, computed exactly: the lines meet at
+// p = (C_j − C_i)·n / (S_i − S_j), a rational held without rounding. At
+// p = 0, and after each breakpoint, the line taken is the least there, then
+// the one with the least slope, then the first in lines; a line identical to
+// an earlier one is never taken, and pieces of zero width are left out. It
+// takes O(pieces × lines) steps of integer arithmetic (math/big, so that no
+// product overflows), at most O(lines²).
+func Envelope(lines []Line, n int) []Piece {
+	if len(lines) == 0 {
+		return nil
+	}
+	bn := big.NewInt(int64(n))
+	var x, y, least, nb big.Int
+	// pick returns the line taken just after p = a/b: at p, E·n·b =
+	// C·n·b + S·a are integers that order as the totals do.
+	pick := func(a, b *big.Int) int {
+		nb.Mul(bn, b)
+		best := -1
+		for i, l := range lines {
+			x.Mul(x.SetInt64(l.Certain), &nb)
+			x.Add(&x, y.Mul(y.SetInt64(l.Sum), a))
+			c := 0
+			if best >= 0 {
+				c = x.Cmp(&least)
+			}
+			if best < 0 || c < 0 || (c == 0 && l.Sum < lines[best].Sum) {
+				best = i
+				least.Set(&x)
+			}
+		}
+		return best
+	}
+	a, b := big.NewInt(0), big.NewInt(1) // the piece starts at a/b
+	cur := pick(a, b)
+	var out []Piece
+	for {
+		// The next breakpoint: the nearest crossing num/den of a line of
+		// smaller slope. Every such line lies strictly above at a/b, so
+		// it crosses after a/b.
+		var num, den *big.Int
+		for _, l := range lines {
+			if l.Sum >= lines[cur].Sum {
+				continue
+			}
+			nj := new(big.Int).Mul(big.NewInt(l.Certain-lines[cur].Certain), bn)
+			dj := big.NewInt(lines[cur].Sum - l.Sum)
+			if num == nil || x.Mul(nj, den).Cmp(y.Mul(num, dj)) < 0 {
+				num, den = nj, dj
+			}
+		}
+		from := new(big.Rat).SetFrac(a, b)
+		if num == nil || num.Cmp(den) >= 0 {
+			return append(out, Piece{Line: cur, From: from, To: big.NewRat(1, 1)})
+		}
+		out = append(out, Piece{Line: cur, From: from, To: new(big.Rat).SetFrac(num, den)})
+		a, b = num, den
+		cur = pick(a, b)
+	}
+}
+
+// Fraction writes a breakpoint in lowest terms, "11/18", or as a whole
+// number, "0" and "1".
+func Fraction(r *big.Rat) string { return r.RatString() }
+
+// Probability returns the float64 nearest to a breakpoint.
+func Probability(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	return f
+}

@@ -1,0 +1,149 @@
+package runner
+
+import (
+	"ckptlab/decide"
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// decision is one row of decisions.csv: a source, a state size and a
+// probability, with the interval each criterion picks (indexes into the
+// source's declared intervals) and its value.
+type decision struct {
+	sr        *SourceResult
+	stateRows int
+	prob      float64
+
+	best, worst, tail int
+	bestTotal         float64
+	worstTotal        int64
+	tailTotal         float64
+	optimal           model.Interval
+	optimalTotal      float64
+	young, daly       float64
+	youngOK           bool
+}
+
+// outcomes returns, per declared interval of the source, the rows the whole
+// stream recomputes at every failure of the failure set, sorted for the
+// tail criterion. It costs O(intervals × n log n) once per source.
+func (sr *SourceResult) outcomes() []decide.Outcomes {
+	out := make([]decide.Outcomes, len(sr.Intervals))
+	ys := make([]int64, len(sr.Failures))
+	for i, k := range sr.Intervals {
+		for j, f := range sr.Failures {
+			ys[j] = sr.Stream.Recomputed(k, f)
+		}
+		out[i] = decide.NewOutcomes(ys)
+	}
+	return out
+}
+
+// decisions yields every decision in the order of decisions.csv: sources
+// (seeds, subscribers, periods), then state rows, then probabilities, each
+// in declared order. Decisions do not depend on partitioning: the whole
+// stream's figures are the same in every part. Each costs O(intervals +
+// log n) for the declared criteria and O(P) for the optimum over every
+// interval, whose sums are computed once per source in O(P log P).
+func (r *Result) decisions(yield func(d *decision) bool) {
+	alpha := r.Exp.RiskLevel
+	for _, sr := range r.Sources {
+		costs := sr.Parts[0].Costs
+		outs := sr.outcomes()
+		sums := decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+		n := len(sr.Failures)
+		for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
+			for _, prob := range r.Exp.Probabilities {
+				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
+				d.best = model.Best(costs, prob, stateRows)
+				d.bestTotal = costs[d.best].ExpectedTotal(prob, stateRows)
+				for i, c := range costs {
+					if w := c.WorstTotal(stateRows); i == 0 || w < d.worstTotal {
+						d.worst, d.worstTotal = i, w
+					}
+					if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); i == 0 || t < d.tailTotal {
+						d.tail, d.tailTotal = i, t
+					}
+				}
+				d.optimal, d.optimalTotal = decide.Optimum(sums, n, prob, int64(stateRows))
+				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
+				if !yield(d) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// DecisionsTable returns decisions.csv's table (SPEC §6).
+func (r *Result) DecisionsTable() results.Table {
+	return results.Table{Name: "decisions", Columns: results.DecisionColumns, Rows: func(yield func([]results.Value) bool) {
+		var cells []results.Value
+		for d := range r.decisions {
+			ks := d.sr.Intervals
+			young, daly := model.None.String(), model.None.String()
+			if d.youngOK {
+				young, daly = results.FloatValue(d.young).String(), results.FloatValue(d.daly).String()
+			}
+			src := d.sr.Source
+			cells = append(cells[:0],
+				results.IntValue(int64(src.Seed)), results.IntValue(int64(src.Subscribers)),
+				results.IntValue(int64(src.Periods)), results.IntValue(int64(d.stateRows)),
+				results.FloatValue(d.prob),
+				results.TextValue(ks[d.best].String()), results.FloatValue(d.bestTotal),
+				results.TextValue(ks[d.worst].String()), results.IntValue(d.worstTotal),
+				results.TextValue(ks[d.tail].String()), results.FloatValue(d.tailTotal),
+				results.TextValue(d.optimal.String()), results.FloatValue(d.optimalTotal),
+				results.TextValue(young), results.TextValue(daly))
+			if !yield(cells) {
+				return
+			}
+		}
+	}}
+}
+
+// breakeven is the lower envelope of one source and state size.
+type breakeven struct {
+	sr        *SourceResult
+	stateRows int
+	pieces    []decide.Piece // Line indexes the source's declared intervals
+}
+
+// breakevens yields the envelope of every source and state size, in the
+// order of breakeven.csv. Each costs O(pieces × intervals) exact steps.
+func (r *Result) breakevens(yield func(b *breakeven) bool) {
+	for _, sr := range r.Sources {
+		costs := sr.Parts[0].Costs
+		for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
+			lines := make([]decide.Line, len(costs))
+			for i, c := range costs {
+				lines[i] = decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum}
+			}
+			if !yield(&breakeven{sr, stateRows, decide.Envelope(lines, costs[0].N)}) {
+				return
+			}
+		}
+	}
+}
+
+// BreakevenTable returns breakeven.csv's table (SPEC §6): one row per
+// piece of the envelope, in increasing probability.
+func (r *Result) BreakevenTable() results.Table {
+	return results.Table{Name: "breakeven", Columns: results.BreakevenColumns, Rows: func(yield func([]results.Value) bool) {
+		var cells []results.Value
+		for b := range r.breakevens {
+			src := b.sr.Source
+			for _, pc := range b.pieces {
+				cells = append(cells[:0],
+					results.IntValue(int64(src.Seed)), results.IntValue(int64(src.Subscribers)),
+					results.IntValue(int64(src.Periods)), results.IntValue(int64(b.stateRows)),
+					results.TextValue(b.sr.Intervals[pc.Line].String()),
+					results.FloatValue(decide.Probability(pc.From)), results.FloatValue(decide.Probability(pc.To)),
+					results.TextValue(decide.Fraction(pc.From)), results.TextValue(decide.Fraction(pc.To)))
+				if !yield(cells) {
+					return
+				}
+			}
+		}
+	}}
+}

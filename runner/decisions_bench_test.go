@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"ckptlab/results"
+)
+
+// benchResult is a source of 120 periods with every interval, three state
+// sizes and 21 probabilities: the decisions' share of scale.yaml's tables,
+// with few subscribers so that drawing does not dominate.
+func benchResult(b *testing.B) *Result {
+	b.Helper()
+	e, err := LoadBytes("bench.yaml", []byte("name: bench\nsubscribers: 100\nperiods: 120\nintervals: all\n"+
+		"workers: [1, 4, 16]\nstate_rows: [subscribers, 10, 1000]\nprobabilities: {from: 0, to: 1, step: 0.05}\n"), Overrides{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := Evaluate(context.Background(), e, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+func drain(t results.Table) (n int) {
+	for range t.Rows {
+		n++
+	}
+	return n
+}
+
+// BenchmarkGridTable is the grid's rows, tail_total included, for scale.
+func BenchmarkGridTable(b *testing.B) {
+	r := benchResult(b)
+	for b.Loop() {
+		drain(r.GridTable())
+	}
+}
+
+// BenchmarkDecisions is decisions.csv, breakeven.csv and the headline.
+func BenchmarkDecisions(b *testing.B) {
+	r := benchResult(b)
+	for b.Loop() {
+		drain(r.DecisionsTable())
+		drain(r.BreakevenTable())
+		r.Headline()
+	}
+}

@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// evaluateYAML loads and evaluates an experiment given as YAML.
+func evaluateYAML(t *testing.T, src string) *Result {
+	t.Helper()
+	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Evaluate(context.Background(), e, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// column returns one column of a table, as text.
+func column(t *testing.T, rows func(func([]string) bool), header []string, name string) []string {
+	t.Helper()
+	i := slices.Index(header, name)
+	if i < 0 {
+		t.Fatalf("no column %s in %v", name, header)
+	}
+	var out []string
+	for r := range rows {
+		out = append(out, r[i])
+	}
+	return out
+}
+
+func textRows(r *Result, which string) ([]string, func(func([]string) bool)) {
+	tab := r.GridTable()
+	switch which {
+	case "decisions":
+		tab = r.DecisionsTable()
+	case "breakeven":
+		tab = r.BreakevenTable()
+	}
+	return tab.Header(), func(yield func([]string) bool) {
+		for row := range tab.Rows {
+			s := make([]string, len(row))
+			for i, v := range row {
+				s[i] = v.String()
+			}
+			if !yield(s) {
+				return
+			}
+		}
+	}
+}
+
+// TestStateRowsSubscribers checks that the word subscribers shows as N of
+// each source in every table, beside a declared number.
+func TestStateRowsSubscribers(t *testing.T) {
+	r := evaluateYAML(t, "name: x\nsubscribers: [3, 7]\nstate_rows: [subscribers, 50]\nprobabilities: 1\nintervals: [none, 4]\n")
+	for _, which := range []string{"grid", "decisions", "breakeven"} {
+		h, rows := textRows(r, which)
+		subs := column(t, rows, h, "subscribers")
+		state := column(t, rows, h, "state_rows")
+		for i := range subs {
+			if state[i] != subs[i] && state[i] != "50" {
+				t.Errorf("%s row %d: state_rows %s with %s subscribers, want %s or 50", which, i, state[i], subs[i], subs[i])
+			}
+		}
+		if !slices.Contains(state, "3") || !slices.Contains(state, "7") || !slices.Contains(state, "50") {
+			t.Errorf("%s: state_rows %v, want 3, 7 and 50", which, state)
+		}
+	}
+}
+
+// TestDecisionOrder checks the row order of decisions.csv: sources, then
+// state rows, then probabilities, each as declared.
+func TestDecisionOrder(t *testing.T) {
+	r := evaluateYAML(t, "name: x\nseeds: [2, 1]\nsubscribers: 5\nstate_rows: [9, 3]\nprobabilities: [0.5, 1, 0]\nworkers: [1, 2]\n")
+	h, rows := textRows(r, "decisions")
+	var got []string
+	for row := range rows {
+		got = append(got, row[slices.Index(h, "seed")]+"/"+row[slices.Index(h, "state_rows")]+"/"+row[slices.Index(h, "probability")])
+	}
+	var want []string
+	for _, s := range []string{"2", "1"} {
+		for _, sr := range []string{"9", "3"} {
+			for _, p := range []string{"0.5", "1", "0"} {
+				want = append(want, s+"/"+sr+"/"+p)
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("decision rows %v, want %v (not one per partitioning)", got, want)
+	}
+}
+
+// TestHeadlineIsShort checks that a large grid is summarized in at most a
+// dozen lines, the same on every call.
+func TestHeadlineIsShort(t *testing.T) {
+	r := evaluateYAML(t, "name: big\nseeds: {from: 1, to: 6}\nsubscribers: 20\nstate_rows: [subscribers, 5, 40]\n"+
+		"probabilities: {from: 0, to: 1, step: 0.1}\nintervals: all\n")
+	h := r.Headline()
+	if len(h) == 0 || len(h) > maxHeadline {
+		t.Fatalf("headline of %d lines, want 1..%d:\n%s", len(h), maxHeadline, strings.Join(h, "\n"))
+	}
+	if !strings.HasPrefix(h[0], "big: 198 decisions") {
+		t.Errorf("first line %q, want the experiment's name and the count of decisions", h[0])
+	}
+	if last := h[len(h)-1]; !strings.HasSuffix(last, "more envelopes in breakeven.csv") {
+		t.Errorf("last line %q, want a pointer to the envelopes not shown", last)
+	}
+	if again := r.Headline(); !slices.Equal(h, again) {
+		t.Errorf("headline differs between calls")
+	}
+	for _, l := range h {
+		if strings.Contains(l, "%!") {
+			t.Errorf("badly formatted line %q", l)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ckptlab/decide"
+)
+
+// maxHeadline is the most lines a headline has; a larger grid is
+// summarized.
+const maxHeadline = 12
+
+// maxPiecesShown is the most break-even pieces one headline line names.
+const maxPiecesShown = 4
+
+// Headline returns the run's answer in words (SPEC §6), at most a dozen
+// lines: for each source and state size, which declared interval is best
+// for which failure probabilities, and at each probability what the
+// expected, worst-case and tail criteria pick and whether an interval not
+// declared beats every declared one. A grid too large for that is
+// summarized: the tables stay the record.
+func (r *Result) Headline() []string {
+	out := r.headline()
+	if len(out) > 0 {
+		out[0] = r.Exp.Name + ": " + out[0]
+	}
+	return out
+}
+
+// headline holds at most maxHeadline envelopes and, for a small grid, its
+// few decisions: a large grid's decisions are counted as they stream by,
+// so the headline's memory does not grow with the grid.
+func (r *Result) headline() []string {
+	ngroups := 0
+	for _, sr := range r.Sources {
+		ngroups += len(r.Exp.StateRowsFor(sr.Source.Subscribers))
+	}
+	var groups []*breakeven
+	for b := range r.breakevens {
+		if len(groups) == maxHeadline {
+			break
+		}
+		groups = append(groups, b)
+	}
+	probs := len(r.Exp.Probabilities)
+	titled := ngroups > 1
+	perGroup := 1 + probs
+	if titled {
+		perGroup++
+	}
+	if ngroups*perGroup <= maxHeadline {
+		var ds []*decision
+		for d := range r.decisions {
+			ds = append(ds, d)
+		}
+		var out []string
+		for g, b := range groups {
+			if titled {
+				out = append(out, groupTitle(b.sr, b.stateRows)+":")
+			}
+			out = append(out, "best declared interval by failure probability: "+pieceList(b))
+			for _, d := range ds[g*probs : (g+1)*probs] {
+				out = append(out, decisionLine(d, r.Exp.RiskLevel))
+			}
+		}
+		return out
+	}
+	return r.summary(ngroups, groups)
+}
+
+// summary is the headline of a large grid: counts over every decision, the
+// largest gain of an undeclared interval, and the first of the ngroups
+// envelopes.
+func (r *Result) summary(ngroups int, groups []*breakeven) []string {
+	alpha := shortFloat(r.Exp.RiskLevel)
+	var n, sameWorst, sameTail, beaten int
+	var gain *decision
+	var picks [3]tally // expected, worst case, tail
+	for d := range r.decisions {
+		n++
+		ks := d.sr.Intervals
+		picks[0].add(ks[d.best].String())
+		picks[1].add(ks[d.worst].String())
+		picks[2].add(ks[d.tail].String())
+		if d.worst == d.best {
+			sameWorst++
+		}
+		if d.tail == d.best {
+			sameTail++
+		}
+		if d.optimalTotal < d.bestTotal {
+			beaten++
+			if gain == nil || d.bestTotal-d.optimalTotal > gain.bestTotal-gain.optimalTotal {
+				gain = d
+			}
+		}
+	}
+	out := []string{
+		fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv, %s in breakeven.csv",
+			count(n, "decision"), count(ngroups, "envelope")),
+		fmt.Sprintf("the worst case picks the interval the expected total picks in %d of %d decisions; the tail at risk level %s in %d", sameWorst, n, alpha, sameTail),
+		fmt.Sprintf("picked most often: by expected total %s, by worst case %s, by the tail %s", picks[0], picks[1], picks[2]),
+	}
+	if gain == nil {
+		out = append(out, "the optimum over every interval is a declared interval in every decision")
+	} else {
+		ks := gain.sr.Intervals
+		out = append(out,
+			fmt.Sprintf("an interval not declared beats every declared one in %d of %d decisions; the most at %s, probability %s:",
+				beaten, n, groupTitle(gain.sr, gain.stateRows), shortFloat(gain.prob)),
+			fmt.Sprintf("  interval %s at %s against %s's %s", gain.optimal, total(gain.optimalTotal), ks[gain.best], total(gain.bestTotal)))
+	}
+	shown := groups
+	if room := maxHeadline - len(out); ngroups > room {
+		shown = groups[:room-1]
+	}
+	for _, b := range shown {
+		out = append(out, groupTitle(b.sr, b.stateRows)+": "+pieceList(b))
+	}
+	if more := ngroups - len(shown); more > 0 {
+		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", more, plural(more, "envelope", "envelopes")))
+	}
+	return out
+}
+
+// groupTitle names a source and state size.
+func groupTitle(sr *SourceResult, stateRows int) string {
+	s := sr.Source
+	return fmt.Sprintf("seed %d, %d subscribers, %d periods, state rows %d", s.Seed, s.Subscribers, s.Periods, stateRows)
+}
+
+// pieceList writes the break-even pieces: "none on [0, 11/18] (0 to
+// 0.6111), 6 on ...", the first few when there are many.
+func pieceList(b *breakeven) string {
+	var parts []string
+	for _, pc := range b.pieces[:min(len(b.pieces), maxPiecesShown)] {
+		parts = append(parts, fmt.Sprintf("%s on [%s, %s] (%s to %s)", b.sr.Intervals[pc.Line],
+			decide.Fraction(pc.From), decide.Fraction(pc.To), decimal(pc.From), decimal(pc.To)))
+	}
+	s := strings.Join(parts, ", ")
+	if more := len(b.pieces) - maxPiecesShown; more > 0 {
+		s += fmt.Sprintf(", and %d more %s", more, plural(more, "piece", "pieces"))
+	}
+	return s
+}
+
+// decisionLine writes one decision: "at probability 1: expected total
+// picks 4 (927.3), worst case 4 (1200), ...".
+func decisionLine(d *decision, alpha float64) string {
+	ks := d.sr.Intervals
+	s := fmt.Sprintf("at probability %s: expected total picks %s (%s), worst case %s (%d), tail at %s %s (%s)",
+		shortFloat(d.prob), ks[d.best], total(d.bestTotal), ks[d.worst], d.worstTotal,
+		shortFloat(alpha), ks[d.tail], total(d.tailTotal))
+	switch {
+	case d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal):
+		s += fmt.Sprintf("; interval %s, not declared, beats them all at %s", d.optimal, total(d.optimalTotal))
+	default:
+		s += "; no interval beats the declared ones"
+	}
+	if d.youngOK {
+		s += fmt.Sprintf("; Young %s, Daly %s", strconv.FormatFloat(d.young, 'f', 3, 64), strconv.FormatFloat(d.daly, 'f', 3, 64))
+	}
+	return s
+}
+
+// total writes an expected or tail total as the lesson prints it, with
+// one decimal.
+func total(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// decimal writes a breakpoint with four decimals, or as a whole number.
+func decimal(r interface{ IsInt() bool }) string {
+	type ratFloat interface{ Float64() (float64, bool) }
+	f, _ := r.(ratFloat).Float64()
+	if r.IsInt() {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', 4, 64)
+}
+
+// count writes n and a noun, plural unless n is 1.
+func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun, noun+"s") }
+
+
+// tally counts how often each interval is picked, in order of first pick.
+type tally struct {
+	names  []string
+	counts []int
+}
+
+func (t *tally) add(name string) {
+	if i := slices.Index(t.names, name); i >= 0 {
+		t.counts[i]++
+		return
+	}
+	t.names, t.counts = append(t.names, name), append(t.counts, 1)
+}
+
+// String writes the interval picked most often, the first picked on ties,
+// and how often: "4 (21 of 21)".
+func (t tally) String() string {
+	best, total := 0, 0
+	for i, c := range t.counts {
+		total += c
+		if c > t.counts[best] {
+			best = i
+		}
+	}
+	if total == 0 {
+		return "nothing"
+	}
+	return fmt.Sprintf("%s (%d of %d)", t.names[best], t.counts[best], total)
+}
