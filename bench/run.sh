@@ -15,14 +15,18 @@ go build -o "$bin" ./cmd/ckptlab
 echo '== The floor: drawing the 10^6 x 120 records of the scale experiment, one core'
 go test -run '^$' -bench 'FloorDraw' -benchtime 5x -cpu 1 ./model
 
-echo '== The per-record work of a run (generation, stages, tally), one core'
-go test -run '^$' -bench 'Scan' -benchtime 5x -cpu 1 ./model
+echo '== The old per-record work (generation, stages, tally) against counting, one core'
+go test -run '^$' -bench 'Scan|Count' -benchtime 5x -cpu 1 ./model
 
 echo '== The scale experiment in process: Evaluate, then both tables as CSV to io.Discard'
 go test -run '^$' -bench 'Scale' -benchtime 5x ./runner
 
-echo '== Writing grid.csv, one core'
+echo '== Where the time of scale.yaml and the worker sweep goes: counting, then each table as CSV'
+go test -run '^$' -bench 'Evaluate' -benchtime 5x ./runner
+
+echo '== Writing grid.csv, one core; the workbook writer against the bare stream writer'
 go test -run '^$' -bench 'WriteGridCSV' -count 5 -cpu 1 ./results
+go test -run '^$' -bench 'XLSX' -benchtime 3x ./results
 
 echo '== The scale experiment end to end, -j 1 and -j 2: time, peak memory, same bytes'
 hyperfine --warmup 1 --runs 10 \
@@ -34,9 +38,25 @@ for j in 1 2; do
 done
 (cd "$out" && sha256sum j1/scale/*.csv j2/scale/*.csv)
 
-echo '== Memory does not grow with subscribers: the scale experiment with ten million'
-/usr/bin/time -v "$bin" run -q --format csv -o "$out/n10m" --set subscribers=10000000 experiments/scale.yaml 2>&1 >/dev/null |
+echo '== Memory does not grow with subscribers: the scale experiment with 10^7 and 10^8, and with faults'
+for n in 10000000 100000000; do
+	/usr/bin/time -v "$bin" run -q --format csv -o "$out/n$n" --set subscribers=$n experiments/scale.yaml 2>&1 >/dev/null |
+		grep -E 'Elapsed|Maximum resident'
+done
+/usr/bin/time -v "$bin" run -q --format csv -o "$out/f10m" --set subscribers=10000000 --set missing=12000000 \
+	--set duplicates=12000000 experiments/scale.yaml 2>&1 >/dev/null |
 	grep -E 'Elapsed|Maximum resident'
+
+echo '== The worker sweep (bench/sweep.yaml), CSV and XLSX: time, peak memory, and what plan said'
+"$bin" plan --format csv bench/sweep.yaml | grep memory
+"$bin" plan --format xlsx bench/sweep.yaml | grep memory
+hyperfine --warmup 1 --runs 5 \
+	"$bin run -q --format csv -o $out/sweep bench/sweep.yaml" \
+	"$bin run -q --format xlsx -o $out/sweep bench/sweep.yaml"
+for f in csv xlsx; do
+	/usr/bin/time -v "$bin" run -q --format $f -o "$out/sweep" bench/sweep.yaml 2>&1 >/dev/null |
+		grep -E 'Elapsed|Maximum resident'
+done
 
 echo '== The lesson at 5,000 subscribers: its Python against ckptlab'
 hyperfine --warmup 1 --runs 10 \

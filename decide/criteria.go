@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -12,80 +13,70 @@ func Expected(p float64, sum int64, n int, certain int64) float64 {
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,
-// sorted from the most to the least, with their prefix sums: what the tail
-// criterion needs, built once per source and interval so that each grid
-// row's tail costs O(log n), not O(n log n).
+// merged by value and sorted from the most to the least: what the tail
+// criterion needs, built once per source and interval and then read by
+// every grid row of that interval.
 type Outcomes struct {
-	desc   []int64 // recomputed rows per failure, descending
-	prefix []int64 // prefix[i] = desc[0] + … + desc[i-1]
+	ys     []int64 // distinct recomputed rows, descending
+	counts []int   // counts[i] failures recompute ys[i] rows
+	n      int     // failures in all
+	sum    int64   // Σ y_f
 }
 
 // NewOutcomes returns the outcomes of the recomputed rows y_f of every
 // failure f of the failure set (at least one).
 func NewOutcomes(ys []int64) Outcomes {
 	desc := slices.Clone(ys)
-	slices.SortFunc(desc, func(a, b int64) int { return int(sign(b - a)) })
-	prefix := make([]int64, len(desc)+1)
-	for i, y := range desc {
-		prefix[i+1] = prefix[i] + y
+	slices.SortFunc(desc, func(a, b int64) int { return cmp.Compare(b, a) })
+	o := Outcomes{n: len(desc)}
+	for _, y := range desc {
+		o.sum += y
+		if k := len(o.ys); k > 0 && o.ys[k-1] == y {
+			o.counts[k-1]++
+			continue
+		}
+		o.ys = append(o.ys, y)
+		o.counts = append(o.counts, 1)
 	}
-	return Outcomes{desc: desc, prefix: prefix}
-}
-
-func sign(x int64) int64 {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
+	return o
 }
 
 // Sum is Σ y_f, the S of the expected total.
-func (o Outcomes) Sum() int64 { return o.prefix[len(o.desc)] }
+func (o Outcomes) Sum() int64 { return o.sum }
 
 // Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
-// expected shortfall), SPEC §6: a run costs certain with probability 1−p
-// and certain + y_f with probability p/n for each failure f. Outcomes are
-// taken from the most costly down until mass 1−alpha is taken, the last
-// one in part. Equal costs need no merging: taking part of a group of
-// equal costs or part of one of them gives the same sum.
+// expected shortfall), computed exactly as SPEC §6 states it, operation for
+// operation in float64, so that its figures reproduce bit for bit: a run
+// costs certain + y with mass p·m/n for each distinct y (m failures
+// recompute it), from the most costly down, then certain with mass 1−p;
+// mass is taken from the top until 1−alpha is taken, the last outcome in
+// part, and the sum of cost × mass taken is divided by 1−alpha.
 //
-// alpha = 0 takes every outcome: the result is then Expected, bit for bit.
+// The loop stops once 1−alpha is taken, which at the usual risk levels is
+// after the first outcome or few. alpha = 0 takes every outcome: the tail is
+// then the expected total, and Tail returns Expected bit for bit.
 // alpha must lie in [0, 1) and p in [0, 1].
 func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
-	n := len(o.desc)
 	if alpha == 0 {
-		return Expected(p, o.Sum(), n, certain)
+		return Expected(p, o.sum, o.n, certain)
 	}
 	need := 1 - alpha
-	mass := func(k int) float64 { return p * float64(k) / float64(n) }
-	// k = the failures taken whole: the largest k with mass(k) <= need.
-	k := sortSearch(n, func(i int) bool { return mass(i+1) > need })
-	c := float64(certain)
-	sum := p * (c*float64(k) + float64(o.prefix[k])) / float64(n)
-	rest := need - mass(k)
-	if k < n {
-		sum += (c + float64(o.desc[k])) * rest
-	} else if rest > 0 {
-		sum += c * rest // the runs without a failure, mass 1−p >= rest
+	var taken, sum float64
+	take := func(cost, mass float64) {
+		m := min(mass, need-taken)
+		sum += cost * m
+		taken += m
+	}
+	for i, y := range o.ys {
+		if taken >= need {
+			break
+		}
+		take(float64(certain+y), p*float64(o.counts[i])/float64(o.n))
+	}
+	if taken < need {
+		take(float64(certain), 1-p)
 	}
 	return sum / need
-}
-
-// sortSearch is sort.Search: the least i in [0, n) with f(i), or n.
-func sortSearch(n int, f func(int) bool) int {
-	lo, hi := 0, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if !f(m) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // Young is Young's first-order optimum interval √(2δM), in periods, and

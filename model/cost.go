@@ -23,7 +23,7 @@ type Cost struct {
 // NewCost evaluates interval k over a source of the given number of periods,
 // with the named failure f and the failure set failures (0-based periods,
 // at least one).
-func NewCost(stream Recovery, workers []Recovery, periods int, k Interval, f int, failures []int) Cost {
+func NewCost(stream Recovery, workers WorkerSet, periods int, k Interval, f int, failures []int) Cost {
 	c := Cost{
 		Interval:    k,
 		Checkpoints: k.Checkpoints(periods),

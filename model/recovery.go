@@ -25,12 +25,24 @@ func (r Recovery) Recomputed(k Interval, f int) int64 {
 	return r.prefix[f+1] - r.prefix[k.LastPoint(f)+1]
 }
 
+// WorkerSet is the recovery of every worker of one partitioning. Workers
+// no fault touched have one row per period after the first for each of
+// their subscribers, so the busiest of them is the one with the most
+// subscribers; the touched ones keep their rows per period. Its size is
+// O(periods × touched workers), and Busiest costs O(touched workers).
+type WorkerSet struct {
+	periods   int
+	untouched int64      // most subscribers of a worker no fault touched
+	touched   []Recovery // workers faults touched
+}
+
 // Busiest returns the most rows any one worker recomputes after a failure in
 // period f at interval k: what the single failed worker asks to have back
 // when state is partitioned and the worst worker fails.
-func Busiest(workers []Recovery, k Interval, f int) int64 {
-	var most int64
-	for _, w := range workers {
+func Busiest(ws WorkerSet, k Interval, f int) int64 {
+	// Periods last+1..f, without period 0 which has no rows.
+	most := ws.untouched * int64(f-max(k.LastPoint(f), 0))
+	for _, w := range ws.touched {
 		most = max(most, w.Recomputed(k, f))
 	}
 	return most

@@ -24,3 +24,10 @@ func (r *Rand) Next() float64 {
 func (r *Rand) Intn(n int) int {
 	return int(r.Next() * float64(n))
 }
+
+// step advances the generator and returns its new state: Next without the
+// division, for callers that compare states instead of values.
+func (r *Rand) step() uint32 {
+	r.s = r.s*1664525 + 1013904223
+	return r.s
+}

@@ -57,8 +57,38 @@ func BenchmarkScan(b *testing.B) {
 			f := bm.src.Faults()
 			b.ReportAllocs()
 			for b.Loop() {
+				ref := newReference(bm.src, parts)
+				ref.drops = bm.src.Scan(0, bm.src.Subscribers, f, ref.add)
+				sink += uint64(ref.stream[1])
+			}
+			b.ReportMetric(float64(scaleSubscribers*scalePeriods)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}
+
+// BenchmarkCount counts the same sources as BenchmarkScan, as a run does:
+// to be compared with BenchmarkFloorDraw and BenchmarkScan.
+func BenchmarkCount(b *testing.B) {
+	var parts []Partitioning
+	for _, w := range scaleWorkers {
+		parts = append(parts, Partitioning{BySubscriber, w})
+	}
+	for _, bm := range []struct {
+		name string
+		src  Source
+	}{
+		{"clean", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods}},
+		{"faults", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods,
+			Missing: scaleSubscribers * scalePeriods / 1000, Duplicates: scaleSubscribers * scalePeriods / 1000}},
+		// One fault in every hundred records of each kind.
+		{"faults1pct", Source{Seed: scaleSeed, Subscribers: scaleSubscribers, Periods: scalePeriods,
+			Missing: scaleSubscribers * scalePeriods / 100, Duplicates: scaleSubscribers * scalePeriods / 100}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
 				t := NewTally(bm.src.Periods, parts)
-				t.AddDrops(bm.src.Scan(0, bm.src.Subscribers, f, t.Add))
+				bm.src.Count(t, 0, bm.src.Subscribers)
 				sink += uint64(t.Rows())
 			}
 			b.ReportMetric(float64(scaleSubscribers*scalePeriods)*float64(b.N)/b.Elapsed().Seconds(), "records/s")

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"maps"
+	"slices"
+)
+
 // Partitioning is one way to split the stream over workers: by the value of
 // Key, into Workers partitions, as the lesson's distribute does.
 type Partitioning struct {
@@ -7,103 +12,99 @@ type Partitioning struct {
 	Workers int
 }
 
-// Tally counts stream rows per period, for the whole stream and for every
-// worker of every partitioning, as Scan passes the source. Its size is
-// O(periods × total workers), whatever the number of subscribers; the
-// lesson's recovery needs nothing more.
+// Tally counts the stream rows of some subscribers of a source, per period,
+// for the whole stream and for every worker of every partitioning.
+//
+// It stores what the rows follow from rather than the rows: a subscriber
+// no fault touched has one row in every period but the first, all on the
+// worker of its key, so a worker costs one count of its subscribers; only
+// the rows that faults removed are kept per period, and only for the
+// workers faults touched. Its size is O(periods × touched workers + total
+// workers), whatever the number of subscribers.
 type Tally struct {
 	periods int
 	parts   []Partitioning
-	stream  []int64
-	full    int64 // subscribers with a row in every period but the first
+	subs    int64   // subscribers counted
+	lost    []int64 // lost[j]: stream rows of period j that faults removed
 	drops   Drops
-	// Per partitioning p: complete[p][w] counts the full subscribers of
-	// worker w, partial[p][w*periods+j] the rows of the others. Most
-	// subscribers are full, so adding one costs O(partitionings), not
-	// O(partitionings × periods).
-	complete [][]int64
-	partial  [][]int64
-	name     []byte
+	// Per partitioning p: subs[p][w] counts the subscribers of worker w,
+	// lost[p][w][j] the rows faults removed from worker w in period j, for
+	// the workers faults touched.
+	workerSubs [][]int64
+	workerLost []map[int32][]int64
 }
 
 // NewTally returns an empty tally of a source with the given number of
 // periods, for the given partitionings.
 func NewTally(periods int, parts []Partitioning) *Tally {
-	t := &Tally{periods: periods, parts: parts, stream: make([]int64, periods)}
-	for _, p := range parts {
-		t.complete = append(t.complete, make([]int64, p.Workers))
-		t.partial = append(t.partial, make([]int64, p.Workers*periods))
+	t := &Tally{periods: periods, parts: slices.Clone(parts), lost: make([]int64, periods)}
+	t.workerSubs = make([][]int64, len(parts))
+	t.workerLost = make([]map[int32][]int64, len(parts))
+	for p, part := range parts {
+		t.workerSubs[p] = make([]int64, part.Workers)
 	}
 	return t
 }
 
-// Add counts subscriber i's stream rows.
-func (t *Tally) Add(i int, sub Subscriber, rows []Row) {
-	full := len(rows) == t.periods-1
-	if full {
-		t.full++
-	} else {
-		for _, r := range rows {
-			t.stream[r.Period]++
-		}
+// Periods returns the number of periods of the tallied source.
+func (t *Tally) Periods() int { return t.periods }
+
+// Partitionings returns the partitionings the tally counts for.
+func (t *Tally) Partitionings() []Partitioning { return slices.Clone(t.parts) }
+
+// Subscribers returns the number of subscribers counted.
+func (t *Tally) Subscribers() int64 { return t.subs }
+
+// addLost records that faults removed subscriber rows from the given
+// periods (each j >= 1) of a subscriber that workers[p] holds.
+func (t *Tally) addLost(workers []int32, periods []int) {
+	for _, j := range periods {
+		t.lost[j]++
 	}
-	var subHash uint32
-	hashed := false
-	for p, part := range t.parts {
-		var h uint32
-		switch part.Key {
-		case BySubscriber:
-			if !hashed {
-				t.name = appendSubscriberName(t.name[:0], i)
-				subHash = traceIDBytes(t.name)
-				hashed = true
-			}
-			h = subHash
-		case ByRegion:
-			h = regionHash[sub.Region]
-		case ByType:
-			h = typeHash[sub.Type]
+	for p, w := range workers {
+		m := t.workerLost[p]
+		if m == nil {
+			m = make(map[int32][]int64)
+			t.workerLost[p] = m
 		}
-		w := int(h % uint32(part.Workers))
-		if full {
-			t.complete[p][w]++
-			continue
+		c := m[w]
+		if c == nil {
+			c = make([]int64, t.periods)
+			m[w] = c
 		}
-		counts := t.partial[p][w*t.periods : (w+1)*t.periods]
-		for _, r := range rows {
-			counts[r.Period]++
+		for _, j := range periods {
+			c[j]++
 		}
 	}
 }
-
-// AddDrops adds the drop counts of a scan.
-func (t *Tally) AddDrops(d Drops) { t.drops.Add(d) }
 
 // Merge adds o's counts to t. Both must have the same periods and
 // partitionings. Counts are integers, so the order of merges never changes
 // the result.
 func (t *Tally) Merge(o *Tally) {
-	t.full += o.full
+	t.subs += o.subs
 	t.drops.Add(o.drops)
-	addInts(t.stream, o.stream)
+	addInts(t.lost, o.lost)
 	for p := range t.parts {
-		addInts(t.complete[p], o.complete[p])
-		addInts(t.partial[p], o.partial[p])
+		addInts(t.workerSubs[p], o.workerSubs[p])
+		for w, c := range o.workerLost[p] {
+			if t.workerLost[p] == nil {
+				t.workerLost[p] = make(map[int32][]int64)
+			}
+			if mine := t.workerLost[p][w]; mine != nil {
+				addInts(mine, c)
+			} else {
+				t.workerLost[p][w] = slices.Clone(c)
+			}
+		}
 	}
 }
 
-// Drops returns the rows each stage dropped.
+// Drops returns the records each stage dropped.
 func (t *Tally) Drops() Drops { return t.drops }
 
 // Stream returns the stream's rows per period.
-func (t *Tally) Stream() []int64 {
-	out := make([]int64, t.periods)
-	copy(out, t.stream)
-	for j := 1; j < t.periods; j++ {
-		out[j] += t.full
-	}
-	return out
-}
+func (t *Tally) Stream() []int64 { return rowsPerPeriod(t.subs, t.lost) }
 
 // Rows returns the number of stream rows.
 func (t *Tally) Rows() int64 {
@@ -114,57 +115,51 @@ func (t *Tally) Rows() int64 {
 	return n
 }
 
-// Workers returns, for partitioning p (an index into the partitionings the
-// tally was made with), every worker's rows per period.
-func (t *Tally) Workers(p int) [][]int64 {
-	part := t.parts[p]
-	out := make([][]int64, part.Workers)
-	for w := range out {
-		c := make([]int64, t.periods)
-		copy(c, t.partial[p][w*t.periods:(w+1)*t.periods])
-		for j := 1; j < t.periods; j++ {
-			c[j] += t.complete[p][w]
-		}
-		out[w] = c
+// rowsPerPeriod returns the rows per period of subs subscribers from whose
+// rows faults removed lost[j] in period j: one row each in every period but
+// the first, less the lost ones.
+func rowsPerPeriod(subs int64, lost []int64) []int64 {
+	out := make([]int64, len(lost))
+	for j := 1; j < len(out); j++ {
+		out[j] = subs - lost[j]
 	}
 	return out
+}
+
+// Workers returns, for partitioning p (an index into the partitionings the
+// tally was made with), every worker's rows per period. It is
+// O(workers × periods); WorkerSet answers the recovery without it.
+func (t *Tally) Workers(p int) [][]int64 {
+	out := make([][]int64, t.parts[p].Workers)
+	none := make([]int64, t.periods)
+	for w := range out {
+		lost := t.workerLost[p][int32(w)]
+		if lost == nil {
+			lost = none
+		}
+		out[w] = rowsPerPeriod(t.workerSubs[p][w], lost)
+	}
+	return out
+}
+
+// WorkerSet returns the recovery of every worker of partitioning p, in
+// O(workers + periods × touched workers).
+func (t *Tally) WorkerSet(p int) WorkerSet {
+	ws := WorkerSet{periods: t.periods}
+	lost := t.workerLost[p]
+	for w, n := range t.workerSubs[p] {
+		if _, ok := lost[int32(w)]; !ok {
+			ws.untouched = max(ws.untouched, n)
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(lost)) {
+		ws.touched = append(ws.touched, NewRecovery(rowsPerPeriod(t.workerSubs[p][w], lost[w])))
+	}
+	return ws
 }
 
 func addInts(dst, src []int64) {
 	for i, v := range src {
 		dst[i] += v
 	}
-}
-
-var regionHash, typeHash = hashAll(Regions), hashAll(Types)
-
-func hashAll(values []string) []uint32 {
-	out := make([]uint32, len(values))
-	for i, v := range values {
-		out[i] = TraceID(v)
-	}
-	return out
-}
-
-// appendSubscriberName appends SubscriberName(i) without formatting through
-// fmt: Add runs once per subscriber of sources of a million.
-func appendSubscriberName(dst []byte, i int) []byte {
-	n := i + 1
-	var digits [20]byte
-	k := len(digits)
-	for n > 0 || len(digits)-k < 3 {
-		k--
-		digits[k] = byte('0' + n%10)
-		n /= 10
-	}
-	dst = append(dst, 'A')
-	return append(dst, digits[k:]...)
-}
-
-func traceIDBytes(b []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return h
 }

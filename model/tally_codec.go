@@ -4,130 +4,208 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
-// tallyMagic starts every encoded tally; the byte after it is the version
-// of the encoding.
+// A tally's binary encoding lets the counts of part of a source be stored
+// and merged later, by another process: exact (every count as written),
+// versioned, and checked on the way in.
+//
+// Version 1, after the magic "CKTY" and the version byte; u is an unsigned
+// varint, s a signed one (encoding/binary):
+//
+//	u periods, u partitionings, then per partitioning: 1 byte key, u workers
+//	s subscribers, s lost rows per period (periods values)
+//	s screened, s deduped, s unpaired
+//	per partitioning: s subscribers per worker (workers values),
+//	  u touched workers, then per touched worker in increasing order:
+//	  u worker, s lost rows per period (periods values)
 const (
-	tallyMagic   = "ckptlab-tally"
+	tallyMagic   = "CKTY"
 	tallyVersion = 1
 )
 
-// MarshalBinary encodes the tally exactly: its periods, partitionings and
-// every count, so that a tally counted on one machine can be merged on
-// another. Version 1 is the magic "ckptlab-tally", the version byte 1, then
-// unsigned varints: periods, the number of partitionings and for each its
-// key and workers, the full subscribers, the three drop counts, the stream
-// counts, and per partitioning the complete then the partial counts.
+// MarshalBinary encodes the tally, the same bytes for the same counts.
 func (t *Tally) MarshalBinary() ([]byte, error) {
 	b := append([]byte(tallyMagic), tallyVersion)
-	u := func(v int64) { b = binary.AppendUvarint(b, uint64(v)) }
-	u(int64(t.periods))
-	u(int64(len(t.parts)))
+	b = binary.AppendUvarint(b, uint64(t.periods))
+	b = binary.AppendUvarint(b, uint64(len(t.parts)))
 	for _, p := range t.parts {
-		u(int64(p.Key))
-		u(int64(p.Workers))
+		b = append(b, byte(p.Key))
+		b = binary.AppendUvarint(b, uint64(p.Workers))
 	}
-	u(t.full)
-	u(t.drops.Screened)
-	u(t.drops.Deduped)
-	u(t.drops.Unpaired)
-	for _, v := range t.stream {
-		u(v)
-	}
+	b = binary.AppendVarint(b, t.subs)
+	b = appendVarints(b, t.lost)
+	b = appendVarints(b, []int64{t.drops.Screened, t.drops.Deduped, t.drops.Unpaired})
 	for p := range t.parts {
-		for _, v := range t.complete[p] {
-			u(v)
-		}
-		for _, v := range t.partial[p] {
-			u(v)
+		b = appendVarints(b, t.workerSubs[p])
+		lost := t.workerLost[p]
+		b = binary.AppendUvarint(b, uint64(len(lost)))
+		for _, w := range slices.Sorted(maps.Keys(lost)) {
+			b = binary.AppendUvarint(b, uint64(w))
+			b = appendVarints(b, lost[w])
 		}
 	}
 	return b, nil
 }
 
-// UnmarshalBinary restores a tally that MarshalBinary encoded. Corrupt or
-// truncated input is an error, never a panic, and never allocates more than
-// the input could describe.
+func appendVarints(b []byte, values []int64) []byte {
+	for _, v := range values {
+		b = binary.AppendVarint(b, v)
+	}
+	return b
+}
+
+// UnmarshalBinary restores a tally that MarshalBinary encoded: its periods,
+// partitionings and every count. Input that is truncated, corrupt, of
+// another version or followed by extra bytes is an error, and t is then
+// left unchanged.
 func (t *Tally) UnmarshalBinary(data []byte) error {
 	d := decoder{data: data}
 	if len(data) < len(tallyMagic)+1 || string(data[:len(tallyMagic)]) != tallyMagic {
-		return errors.New("not an encoded tally")
+		return errors.New("tally: not an encoded tally")
 	}
 	if v := data[len(tallyMagic)]; v != tallyVersion {
-		return fmt.Errorf("tally encoding version %d is not supported (want %d)", v, tallyVersion)
+		return fmt.Errorf("tally: encoding version %d, want %d", v, tallyVersion)
 	}
 	d.data = data[len(tallyMagic)+1:]
-	periods := d.count()
-	nparts := d.count()
+	// Every count takes at least one byte, so no length may exceed the
+	// bytes left: a corrupt length cannot make us allocate much.
+	periods := d.length("periods")
+	nparts := d.length("partitionings")
 	var parts []Partitioning
-	var cells int
 	for range nparts {
 		if d.err != nil {
 			break
 		}
-		key := d.count()
-		workers := d.count()
-		if d.err == nil && (key >= len(PartitionKeys) || workers < 1) {
-			d.err = errors.New("bad partitioning")
+		key := d.byte()
+		if d.err == nil && int(key) >= len(PartitionKeys) {
+			d.fail("partition key %d", key)
 		}
-		parts = append(parts, Partitioning{Key: PartitionKey(key), Workers: workers})
-		cells += workers * (periods + 1)
+		workers := d.length("workers")
+		if d.err == nil && workers == 0 {
+			d.fail("partitioning with no worker")
+		}
+		parts = append(parts, Partitioning{PartitionKey(key), workers})
 	}
-	if d.err == nil && (periods < 2 || cells+periods > len(d.data)) {
-		d.err = errors.New("counts do not fit the data")
+	need := periods // the counts that follow take a byte each, at least
+	for _, p := range parts {
+		need += p.Workers
+	}
+	if d.err == nil && need > len(d.data) {
+		d.fail("%d counts in %d bytes", need, len(d.data))
 	}
 	if d.err != nil {
-		return fmt.Errorf("corrupt tally: %w", d.err)
+		return d.err
 	}
 	n := NewTally(periods, parts)
-	n.full = d.int64()
-	n.drops = Drops{Screened: d.int64(), Deduped: d.int64(), Unpaired: d.int64()}
-	for i := range n.stream {
-		n.stream[i] = d.int64()
-	}
-	for p := range parts {
-		for i := range n.complete[p] {
-			n.complete[p][i] = d.int64()
+	n.subs = d.varint()
+	d.varints(n.lost)
+	n.drops = Drops{Screened: d.varint(), Deduped: d.varint(), Unpaired: d.varint()}
+	for p, part := range parts {
+		d.varints(n.workerSubs[p])
+		touched := d.length("touched workers")
+		last := -1
+		for range touched {
+			w := int(d.uvarint())
+			if d.err != nil {
+				break
+			}
+			if w <= last || w >= part.Workers {
+				d.fail("touched worker %d of %d out of order", w, part.Workers)
+				break
+			}
+			last = w
+			if len(d.data) < periods { // periods counts follow
+				d.fail("truncated")
+				break
+			}
+			lost := make([]int64, periods)
+			d.varints(lost)
+			if n.workerLost[p] == nil {
+				n.workerLost[p] = make(map[int32][]int64)
+			}
+			n.workerLost[p][int32(w)] = lost
 		}
-		for i := range n.partial[p] {
-			n.partial[p][i] = d.int64()
-		}
 	}
-	if d.err == nil && len(d.data) != 0 {
-		d.err = errors.New("trailing bytes")
+	if d.err == nil && len(d.data) > 0 {
+		d.fail("%d bytes after the end", len(d.data))
 	}
 	if d.err != nil {
-		return fmt.Errorf("corrupt tally: %w", d.err)
+		return d.err
 	}
 	*t = *n
 	return nil
 }
 
-// decoder reads unsigned varints, keeping the first error.
+// decoder reads varints, keeping the first error.
 type decoder struct {
 	data []byte
 	err  error
 }
 
-func (d *decoder) int64() int64 {
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("tally: corrupt encoding: "+format, args...)
+	}
+}
+
+func (d *decoder) uvarint() uint64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.data)
-	if n <= 0 || v > 1<<62 {
-		d.err = errors.New("truncated or overlong count")
+	if n <= 0 {
+		d.fail("truncated")
+		return 0
+	}
+	// Only the shortest form, so that one tally has one encoding.
+	if n > 1 && d.data[n-1] == 0 {
+		d.fail("overlong varint")
 		return 0
 	}
 	d.data = d.data[n:]
-	return int64(v)
+	return v
 }
 
-// count reads a size, which must fit in the input.
-func (d *decoder) count() int {
-	v := d.int64()
-	if d.err == nil && v > int64(len(d.data))+1<<20 {
-		d.err = errors.New("size out of range")
+// varint reads a signed varint, zigzag-encoded as binary.AppendVarint does.
+func (d *decoder) varint() int64 {
+	u := d.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+func (d *decoder) varints(dst []int64) {
+	for i := range dst {
+		dst[i] = d.varint()
+	}
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.data) == 0 {
+		d.fail("truncated")
+		return 0
+	}
+	b := d.data[0]
+	d.data = d.data[1:]
+	return b
+}
+
+// length reads a length, which must not exceed the bytes left.
+func (d *decoder) length(what string) int {
+	v := d.uvarint()
+	if d.err == nil && v > uint64(len(d.data)) {
+		d.fail("%s %d exceed the %d bytes left", what, v, len(d.data))
+	}
+	if d.err != nil {
+		return 0
 	}
 	return int(v)
 }

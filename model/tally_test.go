@@ -8,7 +8,7 @@ import (
 // tallyOf scans a whole source into a tally for the given partitionings.
 func tallyOf(src Source, parts []Partitioning) *Tally {
 	t := NewTally(src.Periods, parts)
-	t.AddDrops(src.Scan(0, src.Subscribers, src.Faults(), t.Add))
+	src.Count(t, 0, src.Subscribers)
 	return t
 }
 
@@ -30,15 +30,14 @@ func TestPartitionedCounts(t *testing.T) {
 	}
 	for p, tt := range tests {
 		var got []int64
-		var workers []Recovery
 		for _, counts := range tally.Workers(p) {
 			var n int64
 			for _, c := range counts {
 				n += c
 			}
 			got = append(got, n)
-			workers = append(workers, NewRecovery(counts))
 		}
+		workers := tally.WorkerSet(p)
 		if !slices.Equal(got, tt.perWorker) {
 			t.Errorf("%+v: rows per worker = %v, want %v", parts[p], got, tt.perWorker)
 		}
@@ -63,10 +62,9 @@ func TestTallyMergeMatchesOneScan(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 3}, {ByRegion, 4}}
 	whole := tallyOf(src, parts)
 	merged := NewTally(src.Periods, parts)
-	f := src.Faults()
 	for lo := 0; lo < src.Subscribers; lo += 10 {
 		part := NewTally(src.Periods, parts)
-		part.AddDrops(src.Scan(lo, min(lo+10, src.Subscribers), f, part.Add))
+		src.Count(part, lo, min(lo+10, src.Subscribers))
 		merged.Merge(part)
 	}
 	if !slices.Equal(merged.Stream(), whole.Stream()) || merged.Drops() != whole.Drops() {

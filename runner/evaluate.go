@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -11,10 +12,10 @@ import (
 
 // Options tune an evaluation. None of them changes a result.
 type Options struct {
-	// Jobs is the number of goroutines drawing sources; 0 means GOMAXPROCS.
+	// Jobs is the number of goroutines counting sources; 0 means GOMAXPROCS.
 	Jobs int
 	// Progress, if set, is called from time to time with the subscribers
-	// drawn so far and their total over every source of the experiment.
+	// counted so far and their total over the pieces being counted.
 	// Calls come one at a time, done never decreases, and the last call has
 	// done == total.
 	Progress func(done, total int64)
@@ -22,8 +23,8 @@ type Options struct {
 
 // Result is an evaluated experiment: for every source, the counts its
 // tables are computed from. Its size grows with the number of sources,
-// periods and workers, never with subscribers; the result tables are
-// produced from it row by row.
+// periods, workers and the workers faults touched, never with subscribers;
+// the result tables are produced from it row by row.
 type Result struct {
 	Exp     *Experiment
 	Sources []*SourceResult
@@ -44,7 +45,7 @@ type SourceResult struct {
 // PartResult is one source split over workers by one partition key.
 type PartResult struct {
 	model.Partitioning
-	Workers []model.Recovery
+	Workers model.WorkerSet
 	Costs   []model.Cost // one per interval, in declared order
 }
 
@@ -57,12 +58,15 @@ func Jobs(n int) int {
 	return n
 }
 
-// chunkSize is the most subscribers one piece of Work holds. Pieces are the
-// unit of parallel work and of progress; any size gives the same result.
-const chunkSize = 1 << 14
+// chunkSize is the most subscribers of a fault-free source one task
+// counts. Tasks are the unit of parallel work and of progress; any size
+// gives the same result.
+const chunkSize = 1 << 16
 
 // Piece is a contiguous range of subscribers of one source: subscribers
-// Lo..Hi-1 of the source with index Source in e.SourceList() order.
+// Lo..Hi-1 of the source with index Source in e.SourceList() order (seeds,
+// then subscribers, then periods). Pieces are the unit of work that can be
+// counted apart, in parallel or in other processes, and merged.
 type Piece struct{ Source, Lo, Hi int }
 
 // Work returns the pieces that together cover every subscriber of every
@@ -70,69 +74,73 @@ type Piece struct{ Source, Lo, Hi int }
 func (e *Experiment) Work() []Piece {
 	var out []Piece
 	for s, src := range e.SourceList() {
-		for lo := 0; lo < src.Subscribers; lo += chunkSize {
-			out = append(out, Piece{Source: s, Lo: lo, Hi: min(lo+chunkSize, src.Subscribers)})
-		}
+		out = append(out, Piece{Source: s, Lo: 0, Hi: src.Subscribers})
 	}
 	return out
 }
 
-// Evaluate draws every source of the experiment, in parallel, and evaluates
-// the recovery model on it: Assemble(e, Count(ctx, e, opt, e.Work())). The
-// result is the same for every Options.
-func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	tallies, err := Count(ctx, e, opt, e.Work())
-	if err != nil {
-		return nil, err
+// taskSize returns how many subscribers of src one task counts. A source
+// with faults redraws its fault sequences once per task, so its tasks are
+// as large as one fault block allows and, below that, never so small that
+// redrawing costs more than counting: at least four subscribers per draw.
+func taskSize(src model.Source) int {
+	if src.Missing == 0 && src.Duplicates == 0 {
+		return chunkSize
 	}
-	return Assemble(e, tallies), nil
+	draws := src.Missing + src.Duplicates
+	return min(src.FaultBlockSubscribers(), max(chunkSize, 4*draws))
 }
 
-// Count draws the given pieces in parallel and returns one tally per source
-// of the experiment, nil for a source no piece touched.
+// Count counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
+// and returns one tally per source of the experiment (nil for a source no
+// piece touched). Tallies of disjoint pieces of one source merge exactly
+// with (*model.Tally).Merge.
 //
-// Jobs goroutines take the pieces in turn. Each counts into a tally of its
-// own per source, and the tallies are summed at the end: counts are
-// integers, so the sum does not depend on which goroutine drew what, and
-// tallies of disjoint pieces of one source merge exactly with
-// (*model.Tally).Merge. Memory grows with jobs, sources, periods and
-// workers, never with subscribers.
+// Pieces are cut into tasks that goroutines take in turn. Each goroutine
+// counts into a tally of its own per source, and the tallies are summed at
+// the end: counts are integers, so the sum, and every table made from it,
+// does not depend on which goroutine counted what.
 func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+	sources := e.SourceList()
 	parts := e.partitionings()
-	srcs := e.SourceList()
-	faults := make([]model.Faults, len(srcs))
+	var tasks []Piece
 	var total int64
 	for _, p := range pieces {
+		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
+			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
+		}
+		size := taskSize(sources[p.Source])
+		for lo := p.Lo; lo < p.Hi; lo += size {
+			tasks = append(tasks, Piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
+		}
 		total += int64(p.Hi - p.Lo)
 	}
-	jobs := min(Jobs(opt.Jobs), max(len(pieces), 1))
+
+	jobs := max(1, min(Jobs(opt.Jobs), len(tasks)))
 	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
-	var once = make([]sync.Once, len(srcs))
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
-		done int64      // subscribers drawn, under mu
+		done int64      // subscribers counted, under mu
 	)
 	var wg sync.WaitGroup
 	for g := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]*model.Tally, len(srcs))
+			mine := make([]*model.Tally, len(sources))
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(pieces) || ctx.Err() != nil {
+				if i >= len(tasks) || ctx.Err() != nil {
 					return
 				}
-				t := pieces[i]
-				src := srcs[t.Source]
-				once[t.Source].Do(func() { faults[t.Source] = src.Faults() })
+				t := tasks[i]
+				src := sources[t.Source]
 				if mine[t.Source] == nil {
 					mine[t.Source] = model.NewTally(src.Periods, parts)
 				}
-				tally := mine[t.Source]
-				tally.AddDrops(src.Scan(t.Lo, t.Hi, faults[t.Source], tally.Add))
+				src.Count(mine[t.Source], t.Lo, t.Hi)
 				if opt.Progress != nil {
 					mu.Lock()
 					done += int64(t.Hi - t.Lo)
@@ -146,36 +154,54 @@ func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]*model.Tally, len(srcs))
-	for s, src := range srcs {
-		for _, mine := range tallies {
-			if mine[s] == nil {
-				continue
+	if opt.Progress != nil && len(tasks) == 0 {
+		opt.Progress(0, 0)
+	}
+
+	out := make([]*model.Tally, len(sources))
+	for _, mine := range tallies {
+		for s, t := range mine {
+			switch {
+			case t == nil:
+			case out[s] == nil:
+				out[s] = t
+			default:
+				out[s].Merge(t)
 			}
-			if out[s] == nil {
-				out[s] = model.NewTally(src.Periods, parts)
-			}
-			out[s].Merge(mine[s])
 		}
 	}
 	return out, nil
 }
 
-// Assemble turns one complete tally per source, in SourceList order, into
+// Assemble turns one complete tally per source (in SourceList order) into
 // the evaluated result.
 func Assemble(e *Experiment, tallies []*model.Tally) *Result {
-	parts := e.partitionings()
 	res := &Result{Exp: e}
 	for s, src := range e.SourceList() {
 		sr := &SourceResult{Source: src}
-		sr.evaluate(e, tallies[s], parts)
+		t := tallies[s]
+		if t == nil { // a source of no subscriber counted
+			t = model.NewTally(src.Periods, e.partitionings())
+		}
+		sr.evaluate(e, t)
 		res.Sources = append(res.Sources, sr)
 	}
 	return res
 }
 
+// Evaluate counts every source of the experiment, in parallel, and
+// evaluates the recovery model on it: Assemble(e, Count(ctx, e, opt,
+// e.Work())). The result is the same for every Options.
+func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	tallies, err := Count(ctx, e, opt, e.Work())
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(e, tallies), nil
+}
+
 // evaluate computes the source's costs from its tally.
-func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []model.Partitioning) {
+func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
@@ -183,11 +209,8 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally, parts []mode
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
-	for i, part := range parts {
-		pr := &PartResult{Partitioning: part}
-		for _, counts := range tally.Workers(i) {
-			pr.Workers = append(pr.Workers, model.NewRecovery(counts))
-		}
+	for i, part := range tally.Partitionings() {
+		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(i)}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}

@@ -107,3 +107,70 @@ func TestEvaluateCanceled(t *testing.T) {
 		t.Errorf("Evaluate on a canceled context: err = %v, want context.Canceled", err)
 	}
 }
+
+// TestCountPiecesMerge cuts every source into uneven pieces, counts each
+// piece apart, carries its tallies through their binary encoding (as a
+// run in shards would), merges them and checks that Assemble then gives the
+// same tables as Evaluate.
+func TestCountPiecesMerge(t *testing.T) {
+	e := jobsExperiment()
+	wantGrid, wantFailures := evaluateCSV(t, e, 2)
+	var pieces []Piece
+	for _, p := range e.Work() {
+		for lo, step := p.Lo, 1; lo < p.Hi; lo, step = lo+step, step*7+3 {
+			pieces = append(pieces, Piece{Source: p.Source, Lo: lo, Hi: min(lo+step, p.Hi)})
+		}
+	}
+	merged := make([]*model.Tally, len(e.SourceList()))
+	for _, p := range pieces {
+		tallies, err := Count(context.Background(), e, Options{Jobs: 2}, []Piece{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s, tally := range tallies {
+			if (tally != nil) != (s == p.Source) {
+				t.Fatalf("piece %+v: tally of source %d is %v", p, s, tally)
+			}
+			if tally == nil {
+				continue
+			}
+			b, err := tally.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var decoded model.Tally
+			if err := decoded.UnmarshalBinary(b); err != nil {
+				t.Fatal(err)
+			}
+			if merged[s] == nil {
+				merged[s] = &decoded
+			} else {
+				merged[s].Merge(&decoded)
+			}
+		}
+	}
+	res := Assemble(e, merged)
+	var g, f bytes.Buffer
+	if err := results.WriteCSV(&g, res.GridTable()); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteCSV(&f, res.FailuresTable()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(g.Bytes(), wantGrid) || !bytes.Equal(f.Bytes(), wantFailures) {
+		t.Errorf("%d pieces merged: tables differ from Evaluate's", len(pieces))
+	}
+}
+
+func TestCountRejectsPiecesOutsideTheExperiment(t *testing.T) {
+	e := jobsExperiment()
+	n := e.Subscribers[0]
+	for _, p := range []Piece{{-1, 0, 1}, {4, 0, 1}, {0, -1, 1}, {0, 5, 4}, {0, 0, n + 1}} {
+		if _, err := Count(context.Background(), e, Options{}, []Piece{p}); err == nil {
+			t.Errorf("piece %+v: no error", p)
+		}
+	}
+	if tallies, err := Count(context.Background(), e, Options{}, []Piece{{1, 7, 7}}); err != nil || tallies[1] != nil {
+		t.Errorf("empty piece: %v, %v; want no tally and no error", tallies, err)
+	}
+}

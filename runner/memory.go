@@ -1,50 +1,174 @@
 package runner
 
 import (
+	"math"
 	"strconv"
 	"unsafe"
 
+	"ckptlab/model"
 	"ckptlab/results"
 )
 
-// MemoryBytes estimates, from above, the memory a run of the experiment
-// holds beyond the program itself: for every source its rows per period
-// (whole stream and every worker), a tally of them for each of Jobs(jobs)
-// goroutines, the drawn faults and, when views is set, the lesson's views.
-// It grows with sources, periods and workers, never with subscribers; a run
-// can refuse an experiment that would not fit before doing any work.
-func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
-	const word = 8 // one count
-	cell := int64(unsafe.Sizeof(results.Value{}))
-	var workers int64
-	for _, w := range e.Workers {
-		workers = addSat(workers, int64(w))
-	}
-	perPeriod := addSat(1, mulSat(int64(len(e.PartitionKeys)), workers)) // whole stream + every worker
-	sourcesPerP := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)))
-	intervals := func(p int) int64 { return e.intervalCount(p) }
+// What a run holds besides its counts, measured on the development machine
+// and rounded up (TestMemoryBoundHolds runs the program and checks the sum
+// against its peak resident memory):
+const (
+	// programBytes is the program itself: runtime, code, the CSV and
+	// Markdown writers' buffers, the loaded experiment. A run of the lesson
+	// peaks at 11 MiB as CSV, 15 MiB as XLSX.
+	programBytes = 32 << 20
+	// heapFactor is how far the Go heap may grow past what is live before a
+	// collection (GOGC=100): twice.
+	heapFactor = 2
+	// xlsxCellBytes is the most XML one cell of a worksheet takes, and
+	// xlsxRowBytes one row's markup; xlsxSheetBytes the most excelize's
+	// stream writer keeps of one sheet in memory (its 16 MiB chunk in a
+	// buffer that may double), xlsxBytes its workbook, styles and zip.
+	xlsxCellBytes  = 64
+	xlsxRowBytes   = 64
+	xlsxSheetBytes = 32 << 20
+	xlsxBytes      = 8 << 20
+)
 
-	var total int64
+// MemoryBytes returns an upper bound of the memory a run of the experiment
+// holds, the program included: what `ckptlab plan` prints and --max-memory
+// checks before any work. It counts the program, the tallies of Jobs(jobs)
+// goroutines and their scratch space, the evaluated result, and, when views
+// is set (XLSX or Markdown output), the lesson's views and the workbook
+// writer; the live heap twice over, as the garbage collector lets it grow.
+// It grows with sources, periods, workers, the workers faults can touch
+// and the rows a workbook holds in memory, never with subscribers.
+func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
+	j := int64(Jobs(jobs))
+	var live int64
 	for _, p := range e.Periods {
-		counts := mulSat(int64(p)+1, perPeriod, word, int64(1+Jobs(jobs)))
-		faults := mulSat(int64(e.Missing+e.Duplicates), word)
-		perSource := addSat(counts, faults)
+		perSource := addSat(mulSat(j, e.tallyBytes(p)), e.resultBytes(p))
 		if views {
-			n := intervals(p)
-			failures := int64(len(e.FailuresFor(p)))
-			perSource = addSat(perSource, mulSat(cell, addSat(
-				addSat(mulSat(failures, n+1), 3*n), // matrix and recovery
-				addSat(
-					mulSat(int64(len(e.StateRows)), addSat(7*n, mulSat(int64(len(e.Probabilities)), n+2))), // cost and probability
-					mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)), 4*n),                        // partition
-				))))
+			perSource = addSat(perSource, e.viewBytes(p))
 		}
-		total = addSat(total, mulSat(sourcesPerP, perSource))
+		live = addSat(live, mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), perSource))
+	}
+	// Per goroutine: the names' hashes of a task, a fault block's bits.
+	scratch := int64(4*chunkSize + 1<<21 + 1<<12)
+	live = addSat(live, mulSat(j, scratch))
+	live = addSat(live, e.taskBytes())
+	total := addSat(programBytes, mulSat(heapFactor, live))
+	if views {
+		total = addSat(total, mulSat(heapFactor, e.xlsxBytes()))
 	}
 	return total
+}
+
+// touched returns how many workers of a partitioning by key over w workers
+// faults can touch: no more than the subscribers a missing draw hits, nor
+// than the values of the key.
+func (e *Experiment) touched(key model.PartitionKey, w int, subscribers int) int64 {
+	n := min(int64(w), int64(e.Missing), int64(subscribers))
+	switch key {
+	case model.ByRegion:
+		n = min(n, int64(len(model.Regions)))
+	case model.ByType:
+		n = min(n, int64(len(model.Types)))
+	}
+	return n
+}
+
+// tallyBytes bounds one goroutine's tally of one source of p periods:
+// subscribers per worker, and rows per period of each worker faults
+// touched, with its map entry.
+func (e *Experiment) tallyBytes(p int) int64 {
+	n := addSat(256, mulSat(8, int64(p)))
+	most := 0
+	for _, s := range e.Subscribers {
+		most = max(most, s)
+	}
+	for _, k := range e.PartitionKeys {
+		for _, w := range e.Workers {
+			n = addSat(n, addSat(96, mulSat(8, int64(w))))
+			n = addSat(n, mulSat(e.touched(k, w, most), addSat(128, mulSat(8, int64(p)))))
+		}
+	}
+	return n
+}
+
+// resultBytes bounds the evaluated result of one source of p periods: the
+// stream's prefix sums, and per partitioning the touched workers' prefix
+// sums and one cost per interval.
+func (e *Experiment) resultBytes(p int) int64 {
+	cost := int64(unsafe.Sizeof(model.Cost{}))
+	prefix := addSat(32, mulSat(8, int64(p)+1))
+	n := addSat(512, prefix)
+	most := 0
+	for _, s := range e.Subscribers {
+		most = max(most, s)
+	}
+	for _, k := range e.PartitionKeys {
+		for _, w := range e.Workers {
+			n = addSat(n, addSat(128, mulSat(cost, e.intervalCount(p))))
+			n = addSat(n, mulSat(e.touched(k, w, most), prefix))
+		}
+	}
+	return n
+}
+
+// viewBytes bounds the lesson's views of one source of p periods: their
+// cells, and a block header per block.
+func (e *Experiment) viewBytes(p int) int64 {
+	cell := int64(unsafe.Sizeof(results.Value{})) + 16 // a cell and its text
+	n := e.intervalCount(p)
+	failures := int64(len(e.FailuresFor(p)))
+	cells := addSat(
+		addSat(mulSat(failures, n+1), 3*n), // matrix and recovery
+		addSat(
+			mulSat(int64(len(e.StateRows)), addSat(7*n, mulSat(int64(len(e.Probabilities)), n+2))), // cost and probability
+			mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)), 4*n),                        // partition
+		))
+	blocks := addSat(2, addSat(mulSat(2, int64(len(e.StateRows))), mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)))))
+	return addSat(mulSat(cell, cells), mulSat(512, blocks))
+}
+
+// taskBytes bounds the list of tasks Count makes and the sources.
+func (e *Experiment) taskBytes() int64 {
+	var tasks int64
+	for _, n := range e.Subscribers {
+		tasks = addSat(tasks, int64(n/chunkSize+1))
+	}
+	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
+	return mulSat(e.Sources(), addSat(mulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
+}
+
+// xlsxBytes bounds what the workbook writer keeps in memory: every sheet's
+// XML up to the stream writer's buffer, and the workbook around them.
+func (e *Experiment) xlsxBytes() int64 {
+	sheet := func(rows, cols int64) int64 {
+		var n int64
+		for rows > 0 { // a table longer than a sheet continues on the next
+			r := min(rows, results.MaxSheetRows)
+			n = addSat(n, min(xlsxSheetBytes, mulSat(r, addSat(xlsxRowBytes, mulSat(cols, xlsxCellBytes)))))
+			rows -= r
+		}
+		return n
+	}
+	n := addSat(int64(xlsxBytes), sheet(e.GridRows(), int64(len(results.GridColumns))))
+	n = addSat(n, sheet(e.FailureRows(), int64(len(results.FailureColumns))))
+	// The five views, as sheets of their cells.
+	var viewCells int64
+	for _, p := range e.Periods {
+		viewCells = addSat(viewCells, mulSat(e.Sources()/int64(max(1, len(e.Periods))), e.viewBytes(p)/int64(unsafe.Sizeof(results.Value{}))))
+	}
+	return addSat(n, min(5*xlsxSheetBytes, mulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))
 }
 
 // MiB writes a number of bytes in mebibytes, rounded up, for messages.
 func MiB(bytes int64) string {
 	return strconv.FormatInt((bytes+(1<<20)-1)>>20, 10) + " MiB"
+}
+
+// MiBBytes returns n mebibytes in bytes, saturating at math.MaxInt64, for
+// limits given in MiB such as --max-memory.
+func MiBBytes(n int64) int64 {
+	if n > math.MaxInt64>>20 {
+		return math.MaxInt64
+	}
+	return n << 20
 }

@@ -139,7 +139,7 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	line("sources", planCount(e.Sources()))
 	line("grid rows", planCount(e.GridRows()))
 	line("failures rows", planCount(e.FailureRows()))
-	line("memory", "at most "+MiB(e.MemoryBytes(0, results.ShowsViews(formats)))+" of counts and views")
+	line("memory", "at most "+MiB(e.MemoryBytes(0, results.ShowsViews(formats))))
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
 		line(key, filepath.Join(outDir, e.Name, name))

@@ -114,7 +114,7 @@ func TestWritePlan(t *testing.T) {
   sources          1
   grid rows        24
   failures rows    66
-  memory           at most 1 MiB of counts and views
+  memory           at most ` + MiB(e.MemoryBytes(0, true)) + `
   writes           out/lesson/grid.csv
                    out/lesson/failures.csv
                    out/lesson/decisions.csv

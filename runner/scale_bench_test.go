@@ -50,3 +50,48 @@ func BenchmarkScale(b *testing.B) {
 		})
 	}
 }
+
+// sweepExperiment is the worker sweep of the README's Performance section
+// (bench/sweep.yaml): 100,000 subscribers over 60 periods, every worker
+// count from 1 to 1024.
+func sweepExperiment() *Experiment {
+	e := Lesson("sweep")
+	e.Subscribers = []int{100_000}
+	e.Periods = []int{60}
+	e.Workers = nil
+	for w := 1; w <= 1024; w++ {
+		e.Workers = append(e.Workers, w)
+	}
+	return &e
+}
+
+// BenchmarkEvaluate splits the in-process time of BenchmarkScale and of the
+// worker sweep: counting and assembling alone, then writing each table as
+// CSV to io.Discard from an evaluated result.
+func BenchmarkEvaluate(b *testing.B) {
+	for _, bm := range []struct {
+		name string
+		e    *Experiment
+	}{{"scale", scaleExperiment()}, {"sweep", sweepExperiment()}} {
+		b.Run(bm.name+"/count", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Evaluate(context.Background(), bm.e, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		res, err := Evaluate(context.Background(), bm.e, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range []results.Table{res.GridTable(), res.FailuresTable()} {
+			b.Run(bm.name+"/"+t.Name+".csv", func(b *testing.B) {
+				for b.Loop() {
+					if err := results.WriteCSV(io.Discard, t); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

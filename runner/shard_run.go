@@ -123,22 +123,8 @@ func (e *Experiment) checkShard(f *ShardFile, hash string) error {
 
 // fits reports whether t has the periods and partitionings of a tally of
 // src, so that merging it cannot fail.
-func fits(t *model.Tally, src model.Source, parts []model.Partitioning) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	if len(t.Stream()) != src.Periods {
-		return false
-	}
-	for p, part := range parts {
-		w := t.Workers(p)
-		if len(w) != part.Workers || len(w[0]) != src.Periods {
-			return false
-		}
-	}
-	return true
+func fits(t *model.Tally, src model.Source, parts []model.Partitioning) bool {
+	return t.Periods() == src.Periods && slices.Equal(t.Partitionings(), parts)
 }
 
 // MissingShardsError is Merge's error when shard files are missing.

@@ -69,13 +69,27 @@ func progressTerminal(stderr io.Writer, quiet bool) (*os.File, bool) {
 	return f, true
 }
 
-// newBar returns a bar on tty, made at the first report, when the total is
-// known. finish leaves the bar's last state on its line and moves to the
-// next: at 100% with the elapsed time, or where an interrupted run stopped.
-func newBar(tty *os.File, verb, unit string) (report func(done, total int64), finish func()) {
+// barDelay is how long a phase runs before its bar appears: a run of
+// 50 ms shows none instead of a bar that flashes, and a run of minutes
+// loses nothing.
+const barDelay = 300 * time.Millisecond
+
+// newBar returns a bar on tty, made at the first report after barDelay,
+// when the total is known. finish leaves the bar's last state on its line
+// and moves to the next: at 100% with the elapsed time, or where an
+// interrupted run stopped; it writes nothing if the bar never appeared.
+func newBar(tty io.Writer, verb, unit string) (report func(done, total int64), finish func()) {
+	return newBarClock(tty, verb, unit, time.Now)
+}
+
+func newBarClock(tty io.Writer, verb, unit string, now func() time.Time) (report func(done, total int64), finish func()) {
 	var bar *progressbar.ProgressBar
+	start := now()
 	report = func(done, total int64) {
 		if bar == nil {
+			if now().Sub(start) < barDelay {
+				return
+			}
 			bar = progressbar.NewOptions64(total,
 				progressbar.OptionSetWriter(tty),
 				progressbar.OptionSetDescription(verb),

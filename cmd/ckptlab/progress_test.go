@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"ckptlab/results"
 )
@@ -63,4 +65,33 @@ func tenRows() results.Table {
 			}
 		}
 	}}
+}
+
+// TestBarWaitsBeforeShowing checks that a phase shorter than barDelay
+// writes nothing, and that a longer one shows its bar and ends its line.
+func TestBarWaitsBeforeShowing(t *testing.T) {
+	var clock time.Time
+	now := func() time.Time { return clock }
+
+	var quick bytes.Buffer
+	report, finish := newBarClock(&quick, "drawing", "subscribers", now)
+	for done := int64(0); done <= 100; done += 10 {
+		clock = clock.Add(barDelay / 20)
+		report(done, 100)
+	}
+	finish()
+	if quick.Len() != 0 {
+		t.Errorf("a phase of %v wrote %q, want nothing", barDelay/2, quick.String())
+	}
+
+	var slow bytes.Buffer
+	report, finish = newBarClock(&slow, "drawing", "subscribers", now)
+	for done := int64(0); done <= 100; done += 10 {
+		clock = clock.Add(barDelay / 4)
+		report(done, 100)
+	}
+	finish()
+	if got := slow.String(); !strings.Contains(got, "drawing") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("a phase of %v wrote %q, want a bar ending its line", 11*barDelay/4, got)
+	}
 }

@@ -135,12 +135,8 @@ func tooLarge(e *runner.Experiment, f runFlags) string {
 				t.file, planRows(t.rows), f.maxPoints, planRows(t.rows))
 		}
 	}
-	limit := int64(math.MaxInt64) // a limit past 8 EiB is no limit
-	if f.maxMemory < math.MaxInt64>>20 {
-		limit = f.maxMemory << 20
-	}
-	if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats.list)); n > limit {
-		return fmt.Sprintf("the run would hold up to %s of counts and views (sources × periods × workers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
+	if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats.list)); n > runner.MiBBytes(f.maxMemory) {
+		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
 			runner.MiB(n), f.maxMemory, (n>>20)+1)
 	}
 	return ""

@@ -218,7 +218,7 @@ func TestShardExitCodes(t *testing.T) {
 // the shard file is then absent or complete, never half-written; a rerun
 // finishes it, a further rerun keeps it, and the merge equals one run.
 func TestKilledShard(t *testing.T) {
-	args := []string{"--set", "subscribers=300000", lessonFile}
+	args := []string{"--set", "subscribers=20000000", lessonFile}
 	out, ref := t.TempDir(), t.TempDir()
 	path := filepath.Join(out, "lesson", "shards", "1-of-2")
 	var killedEarly int

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/runner"
 )
 
 // writeExperiment writes an experiment file into a fresh folder and
@@ -278,7 +280,7 @@ func TestPlan(t *testing.T) {
   sources          1
   grid rows        546
   failures rows    286
-  memory           at most 1 MiB of counts and views
+  memory           at most ` + memoryLine(t, path, "workers=[2, 4]") + `
   writes           results/sweep/grid.csv
                    results/sweep/failures.csv
                    results/sweep/decisions.csv
@@ -312,4 +314,16 @@ func TestPlanErrors(t *testing.T) {
 	if code, _, stderr := ckptlab("plan"); code != exitBadUser || !strings.Contains(stderr, "no experiment file given") {
 		t.Errorf("plan without files = %d, %q", code, stderr)
 	}
+}
+
+// memoryLine returns the figure plan prints for the experiment at path
+// with the given override and views: TestMemoryBoundHolds in runner checks
+// that it bounds a real run.
+func memoryLine(t *testing.T, path, set string) string {
+	t.Helper()
+	e, err := runner.Load(path, runner.OverridesFromEnv([]string{set}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.MiB(e.MemoryBytes(0, true))
 }

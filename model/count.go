@@ -1,0 +1,356 @@
+package model
+
+import (
+	"math/bits"
+	"strconv"
+	"sync"
+)
+
+// Counting is how a run evaluates a source: it tallies which (subscriber,
+// period) pairs survive the stages without generating a record. The
+// outputs never read a meter value, and the pairs follow from the faults
+// alone (TestCountMatchesScan holds this against Scan and Pipeline):
+//
+//   - A subscriber no missing draw touched has one row in every period but
+//     the first, on the worker of its key.
+//   - A record without its index (and every copy of it) is screened out,
+//     and the next period's record of the subscriber is then unpaired: a
+//     missing record removes the rows of its period and of the next.
+//   - Duplicates never change the rows: a copy of a record with its index is
+//     deduplicated, a copy of one without is screened out with it.
+//
+// So a subscriber costs the hash of its name when it is partitioned by
+// subscriber, and its first draws when partitioned by region or type;
+// nothing when the stream alone is asked for.
+
+// faultBlock is the most records whose faults Count holds at once, as one
+// bit each: 2 MiB. Count redraws the fault sequences once per block and
+// keeps only the draws that fall into it, so its memory is bounded
+// whatever the numbers of missing and duplicates draws are, at the price of
+// drawing them (N·P / faultBlock) times in all.
+const faultBlock = 1 << 24
+
+// FaultBlockSubscribers returns how many subscribers of the source one
+// fault block covers: pieces of this size or less redraw the faults once.
+func (s Source) FaultBlockSubscribers() int {
+	return max(1, faultBlock/max(1, s.Periods))
+}
+
+// Count adds subscribers lo..hi-1 of the source to t: their stream rows per
+// period for the whole stream and every partitioning, and the records each
+// stage drops, the same counts a Scan of them gives. Its time is
+// O(hi-lo) per partitioning plus, per block of FaultBlockSubscribers, one
+// pass over the fault draws; its memory is at most one bit per record of a
+// block.
+func (s Source) Count(t *Tally, lo, hi int) {
+	c := newCounter(s, t)
+	defer c.release()
+	if s.Missing == 0 && s.Duplicates == 0 {
+		c.clean(lo, hi)
+		return
+	}
+	step := s.FaultBlockSubscribers()
+	for b := lo; b < hi; b += step {
+		c.block(b, min(b+step, hi))
+	}
+}
+
+// counter holds the scratch space of one Count.
+type counter struct {
+	s        Source
+	t        *Tally
+	byName   bool // some partitioning is by subscriber
+	draws    int  // subscriber draws needed: 1 for region, 2 for type
+	hashes   []uint32
+	regions  []int64  // subscribers per region of the last clean
+	types    []int64  // subscribers per type of the last clean
+	fastmod  []uint64 // per partitioning, Lemire's constant for % workers
+	bits     []uint64
+	missing  []int // missing periods of the subscriber at hand
+	lostRows []int
+	workers  []int32
+}
+
+// scratchPool keeps the name hashes and fault bits of finished counts:
+// a run counts thousands of pieces, each of which would otherwise allocate
+// them anew.
+var scratchPool sync.Pool
+
+type scratch struct {
+	hashes []uint32
+	bits   []uint64
+}
+
+func (c *counter) release() {
+	scratchPool.Put(&scratch{hashes: c.hashes[:0], bits: c.bits[:0]})
+}
+
+func newCounter(s Source, t *Tally) *counter {
+	c := &counter{s: s, t: t, workers: make([]int32, len(t.parts)),
+		regions: make([]int64, len(Regions)), types: make([]int64, len(Types))}
+	if sc, ok := scratchPool.Get().(*scratch); ok {
+		c.hashes, c.bits = sc.hashes, sc.bits
+	}
+	for _, part := range t.parts {
+		switch part.Key {
+		case BySubscriber:
+			c.byName = true
+		case ByRegion:
+			c.draws = max(c.draws, 1)
+		case ByType:
+			c.draws = 2
+		}
+		c.fastmod = append(c.fastmod, ^uint64(0)/uint64(part.Workers)+1)
+	}
+	return c
+}
+
+// cleanChunk is the most subscribers whose name hashes clean holds at
+// once: 256 KiB.
+const cleanChunk = 1 << 16
+
+// clean counts subscribers lo..hi-1 as if no fault touched them.
+func (c *counter) clean(lo, hi int) {
+	for a := lo; a < hi; a += cleanChunk {
+		c.cleanChunk(a, min(a+cleanChunk, hi))
+	}
+}
+
+func (c *counter) cleanChunk(lo, hi int) {
+	t := c.t
+	t.subs += int64(hi - lo)
+	if c.byName {
+		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
+	}
+	if c.draws > 0 {
+		clear(c.regions)
+		clear(c.types)
+		for i := lo; i < hi; i++ {
+			region, typ := c.s.keys(i, c.draws)
+			c.regions[region]++
+			c.types[typ]++
+		}
+	}
+	for p, part := range t.parts {
+		subs := t.workerSubs[p]
+		switch part.Key {
+		case BySubscriber:
+			m, w := c.fastmod[p], uint64(part.Workers)
+			for _, h := range c.hashes {
+				subs[mod(h, m, w)]++
+			}
+		case ByRegion:
+			for r, n := range c.regions {
+				subs[regionHash[r]%uint32(part.Workers)] += n
+			}
+		case ByType:
+			for r, n := range c.types {
+				subs[typeHash[r]%uint32(part.Workers)] += n
+			}
+		}
+	}
+}
+
+// keys draws subscriber i's region and, when draws is 2, its type, as
+// Subscriber does; the meter start is never needed.
+func (s Source) keys(i, draws int) (region, typ int) {
+	r := NewRand(uint64(s.Seed) + 37*uint64(i))
+	region = r.Intn(len(Regions))
+	if draws > 1 {
+		typ = r.Intn(len(Types))
+	}
+	return region, typ
+}
+
+// mod returns h % w with Lemire's fastmod, m = ^uint64(0)/w + 1: exact for
+// every 32-bit h and w, without a division.
+func mod(h uint32, m, w uint64) uint64 {
+	hi, _ := bits.Mul64(m*uint64(h), w)
+	return hi
+}
+
+// block counts subscribers lo..hi-1, a block of at most faultBlock
+// records, with their faults: it redraws both fault sequences and keeps the
+// missing draws that fall into the block as one bit per record. A
+// duplicates draw needs no storage: it drops a copy at the dedupe stage,
+// or at the screen when its record is missing.
+func (c *counter) block(lo, hi int) {
+	t, p := c.t, int64(c.s.Periods)
+	base, end := int64(lo)*p, int64(hi)*p
+	words := int((end - base + 63) / 64)
+	if cap(c.bits) < words {
+		c.bits = make([]uint64, words)
+	}
+	c.bits = c.bits[:words]
+	clear(c.bits)
+	n := float64(int64(c.s.Subscribers) * p)
+	// A draw falls into the block when the generator's state does, so most
+	// draws are one step of the generator and two comparisons.
+	sLo, sHi := stateRange(n, base), stateRange(n, end)
+	r := NewRand(uint64(c.s.Seed) + 104729)
+	for range c.s.Missing {
+		if st := uint64(r.step()); st < sLo || st >= sHi {
+			continue
+		}
+		x := drawOf(r.s, n) - base
+		if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
+			c.bits[x/64] |= bit
+			t.drops.Screened++
+		}
+	}
+	r = NewRand(uint64(c.s.Seed) + 7919)
+	for range c.s.Duplicates {
+		if st := uint64(r.step()); st < sLo || st >= sHi {
+			continue
+		}
+		if x := drawOf(r.s, n) - base; c.bits[x/64]&(1<<(x%64)) != 0 {
+			t.drops.Screened++
+		} else {
+			t.drops.Deduped++
+		}
+	}
+	c.clean(lo, hi)
+
+	// Every subscriber with a missing record, in order, with its missing
+	// periods in order.
+	cur := -1
+	for k, word := range c.bits {
+		for word != 0 {
+			x := int64(k)*64 + int64(bits.TrailingZeros64(word))
+			word &= word - 1
+			i := lo + int(x/p)
+			if i != cur {
+				if cur >= 0 {
+					c.faulted(cur)
+				}
+				cur = i
+			}
+			c.missing = append(c.missing, int(x%p))
+		}
+	}
+	if cur >= 0 {
+		c.faulted(cur)
+	}
+}
+
+// drawOf returns the record index a fault draw with generator state st
+// picks among n records: int(r() * n), as Source.Faults draws it.
+func drawOf(st uint32, n float64) int64 {
+	return int64(float64(st) / 4294967296 * n)
+}
+
+// stateRange returns the least generator state whose draw among n records
+// is g or more (1<<32 if none). drawOf is non-decreasing in the state, so
+// a draw lands in records base..end-1 exactly when its state lies in
+// stateRange(n, base)..stateRange(n, end)-1.
+func stateRange(n float64, g int64) uint64 {
+	lo, hi := uint64(0), uint64(1)<<32
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if drawOf(uint32(mid), n) >= g {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// faulted removes from the tally the rows subscriber i loses to its missing
+// records (c.missing, its missing periods in increasing order, which it
+// empties): the row of each missing period and
+// of the period after it. The record after a missing one, if present, is
+// unpaired.
+func (c *counter) faulted(i int) {
+	c.lostRows = c.lostRows[:0]
+	last := len(c.missing) - 1
+	for m, j := range c.missing {
+		if j >= 1 && (len(c.lostRows) == 0 || c.lostRows[len(c.lostRows)-1] != j) {
+			c.lostRows = append(c.lostRows, j)
+		}
+		// The next period's record is there but unpaired.
+		if next := j + 1; next < c.s.Periods && (m == last || c.missing[m+1] != next) {
+			c.lostRows = append(c.lostRows, next)
+			c.t.drops.Unpaired++
+		}
+	}
+	c.missing = c.missing[:0]
+	if len(c.lostRows) == 0 {
+		return
+	}
+	var hash uint32
+	if c.byName {
+		hash = traceIDBytes(appendSubscriberName(nil, i))
+	}
+	region, typ := 0, 0
+	if c.draws > 0 {
+		region, typ = c.s.keys(i, c.draws)
+	}
+	for p, part := range c.t.parts {
+		var h uint32
+		switch part.Key {
+		case BySubscriber:
+			h = hash
+		case ByRegion:
+			h = regionHash[region]
+		case ByType:
+			h = typeHash[typ]
+		}
+		c.workers[p] = int32(h % uint32(part.Workers))
+	}
+	c.t.addLost(c.workers, c.lostRows)
+}
+
+var regionHash, typeHash = hashAll(Regions), hashAll(Types)
+
+func hashAll(values []string) []uint32 {
+	out := make([]uint32, len(values))
+	for i, v := range values {
+		out[i] = TraceID(v)
+	}
+	return out
+}
+
+// appendSubscriberName appends SubscriberName(i) without formatting through
+// fmt: Count runs it once per subscriber of sources of a hundred million.
+func appendSubscriberName(dst []byte, i int) []byte {
+	n := i + 1
+	var digits [20]byte
+	k := len(digits)
+	for n > 0 || len(digits)-k < 3 {
+		k--
+		digits[k] = byte('0' + n%10)
+		n /= 10
+	}
+	dst = append(dst, 'A')
+	return append(dst, digits[k:]...)
+}
+
+// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
+// The name of i is "A", then (i+1)/10 in at least two digits, then the
+// last digit of i+1; ten names in a row share all but the last byte, so the
+// hash of that prefix is computed once for them.
+func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
+	var prefix []byte
+	for n := lo + 1; n <= hi; {
+		prefix = append(prefix[:0], 'A')
+		if tens := n / 10; tens < 10 {
+			prefix = append(prefix, '0', byte('0'+tens))
+		} else {
+			prefix = strconv.AppendInt(prefix, int64(tens), 10)
+		}
+		h := traceIDBytes(prefix)
+		for d := n % 10; d < 10 && n <= hi; d, n = d+1, n+1 {
+			dst = append(dst, (h^uint32('0'+d))*16777619)
+		}
+	}
+	return dst
+}
+
+func traceIDBytes(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}

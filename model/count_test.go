@@ -1,0 +1,218 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// reference counts stream rows the way the lesson does, from the rows that
+// Scan (and Pipeline) produce: per period for the whole stream, and per
+// worker of every partitioning by the lesson's distribute over the row's
+// field. It is the executable reference Count is held to.
+type reference struct {
+	src     Source
+	parts   []Partitioning
+	stream  []int64
+	workers [][][]int64 // per partitioning, per worker, per period
+	drops   Drops
+}
+
+func newReference(src Source, parts []Partitioning) *reference {
+	ref := &reference{src: src, parts: parts, stream: make([]int64, src.Periods)}
+	for _, p := range parts {
+		w := make([][]int64, p.Workers)
+		for i := range w {
+			w[i] = make([]int64, src.Periods)
+		}
+		ref.workers = append(ref.workers, w)
+	}
+	return ref
+}
+
+// add counts one subscriber's rows, as Scan's visit.
+func (ref *reference) add(i int, sub Subscriber, rows []Row) {
+	for _, r := range rows {
+		ref.stream[r.Period]++
+		for p, part := range ref.parts {
+			var value string
+			switch part.Key {
+			case BySubscriber:
+				value = SubscriberName(r.Subscriber)
+			case ByRegion:
+				value = Regions[sub.Region]
+			case ByType:
+				value = Types[sub.Type]
+			}
+			ref.workers[p][Worker(value, part.Workers)][r.Period]++
+		}
+	}
+}
+
+// check compares a tally with the reference, exactly.
+func (ref *reference) check(t *testing.T, what string, got *Tally) {
+	t.Helper()
+	if !slices.Equal(got.Stream(), ref.stream) {
+		t.Errorf("%s: stream %v, reference %v", what, got.Stream(), ref.stream)
+	}
+	if got.Drops() != ref.drops {
+		t.Errorf("%s: drops %+v, reference %+v", what, got.Drops(), ref.drops)
+	}
+	for p := range ref.parts {
+		if !slices.EqualFunc(got.Workers(p), ref.workers[p], slices.Equal) {
+			t.Errorf("%s: %+v: workers %v, reference %v", what, ref.parts[p], got.Workers(p), ref.workers[p])
+		}
+		// Busiest from the worker set, against every worker's own recovery.
+		ws := got.WorkerSet(p)
+		for f := 0; f < ref.src.Periods; f++ {
+			for k := Interval(0); k <= Interval(ref.src.Periods); k++ {
+				var want int64
+				for _, c := range ref.workers[p] {
+					want = max(want, NewRecovery(c).Recomputed(k, f))
+				}
+				if b := Busiest(ws, k, f); b != want {
+					t.Errorf("%s: %+v: busiest at interval %v, failure %d = %d, reference %d",
+						what, ref.parts[p], k, f, b, want)
+				}
+			}
+		}
+	}
+}
+
+// randomSource draws a source and partitionings: small and large fault
+// counts (more draws than records too), one to many periods, subscriber
+// counts across A999/A1000, every partition key.
+func randomSource(r *rand.Rand) (Source, []Partitioning) {
+	src := Source{
+		Seed:        r.Uint32(),
+		Subscribers: 1 + r.IntN(1200),
+		Periods:     []int{1, 2, 2, 3, 5, 12, 13, 30}[r.IntN(8)],
+		Start:       NewMonth(2026, 1),
+	}
+	if r.IntN(2) == 0 {
+		src.Subscribers += 900 // past A999
+	}
+	records := src.Subscribers * src.Periods
+	for _, n := range []*int{&src.Missing, &src.Duplicates} {
+		switch r.IntN(4) {
+		case 0:
+		case 1:
+			*n = r.IntN(10)
+		case 2:
+			*n = r.IntN(records/10 + 1)
+		case 3:
+			*n = r.IntN(3 * records)
+		}
+	}
+	var parts []Partitioning
+	for range 1 + r.IntN(4) {
+		parts = append(parts, Partitioning{PartitionKeys[r.IntN(3)], 1 + r.IntN(40)})
+	}
+	return src, parts
+}
+
+// TestCountMatchesScan is the differential test of counting: over many
+// seeded random sources, Count in random pieces, merged, gives exactly the
+// counts of the rows Scan streams through the lesson's stages, and those
+// rows are Pipeline's.
+func TestCountMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	runs := 300
+	if testing.Short() {
+		runs = 40
+	}
+	for run := range runs {
+		src, parts := randomSource(r)
+		what := fmt.Sprintf("run %d %+v %+v", run, src, parts)
+		ref := newReference(src, parts)
+		ref.drops = src.Scan(0, src.Subscribers, src.Faults(), ref.add)
+		if run%10 == 0 {
+			rows, drops := src.Pipeline()
+			var n int64
+			for _, c := range ref.stream {
+				n += c
+			}
+			if int64(len(rows)) != n || drops != ref.drops {
+				t.Fatalf("%s: scan %d rows %+v, pipeline %d rows %+v", what, n, ref.drops, len(rows), drops)
+			}
+		}
+		got := NewTally(src.Periods, parts)
+		for lo := 0; lo < src.Subscribers; {
+			hi := min(src.Subscribers, lo+1+r.IntN(src.Subscribers))
+			piece := NewTally(src.Periods, parts)
+			src.Count(piece, lo, hi)
+			got.Merge(piece)
+			lo = hi
+		}
+		ref.check(t, what, got)
+	}
+}
+
+// TestCountAcrossFaultBlocks runs a source of more records than one fault
+// block holds, so that Count redraws the faults per block.
+func TestCountAcrossFaultBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 2 × 10^7 records")
+	}
+	src := Source{Seed: 11, Subscribers: faultBlock/12 + 12345, Periods: 12, Missing: 30000, Duplicates: 30000}
+	parts := []Partitioning{{BySubscriber, 5}, {ByRegion, 3}}
+	ref := newReference(src, parts)
+	ref.drops = src.Scan(0, src.Subscribers, src.Faults(), ref.add)
+	got := NewTally(src.Periods, parts)
+	src.Count(got, 0, src.Subscribers)
+	if src.FaultBlockSubscribers() >= src.Subscribers {
+		t.Fatalf("one block of %d subscribers covers the source", src.FaultBlockSubscribers())
+	}
+	ref.check(t, "two blocks", got)
+}
+
+// TestFastMod checks the division-free h % w at the edges of 32 bits.
+func TestFastMod(t *testing.T) {
+	hs := []uint32{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<32 - 2, 1<<32 - 1, 2166136261}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		hs = append(hs, r.Uint32())
+	}
+	for _, w := range []uint64{1, 2, 3, 7, 1000, 1024, 65535, 1<<31 + 1, 1<<32 - 1} {
+		m := ^uint64(0)/w + 1
+		for _, h := range hs {
+			if got, want := mod(h, m, w), uint64(h)%w; got != want {
+				t.Fatalf("mod(%d, %d) = %d, want %d", h, w, got, want)
+			}
+		}
+	}
+}
+
+// TestNameHashes checks the shared-prefix hashing of subscriber names
+// against TraceID of SubscriberName, across A009/A010, A099/A100 and
+// A999/A1000 and in ranges that start and end mid-ten.
+func TestNameHashes(t *testing.T) {
+	for _, r := range [][2]int{{0, 25}, {3, 4}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}} {
+		got := appendNameHashes(nil, r[0], r[1])
+		if len(got) != r[1]-r[0] {
+			t.Fatalf("%v: %d hashes", r, len(got))
+		}
+		for k, h := range got {
+			if want := TraceID(SubscriberName(r[0] + k)); h != want {
+				t.Errorf("subscriber %d: hash %#x, want %#x", r[0]+k, h, want)
+			}
+		}
+	}
+}
+
+// TestStateRange checks the thresholds a block's draws are tested by: the
+// state found draws g or more, the one before it less.
+func TestStateRange(t *testing.T) {
+	for _, n := range []float64{1, 7, 2400, 1 << 24, 1_200_000_000, 3e12} {
+		for _, g := range []int64{0, 1, 2, int64(n / 3), int64(n) - 1, int64(n)} {
+			s := stateRange(n, g)
+			if s < 1<<32 && drawOf(uint32(s), n) < g {
+				t.Errorf("n %v, g %d: state %d draws %d", n, g, s, drawOf(uint32(s), n))
+			}
+			if s > 0 && drawOf(uint32(s-1), n) >= g {
+				t.Errorf("n %v, g %d: state %d before the threshold draws %d", n, g, s-1, drawOf(uint32(s-1), n))
+			}
+		}
+	}
+}
