@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/results"
 	"ckptlab/runner"
 )
 
@@ -149,6 +150,9 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 // printing the file's path on stdout; a matching file already there is
 // kept, and stderr says so.
 func runShard(ctx context.Context, e *runner.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
+	// Shards of one run share the folder's lock for the moment each renames
+	// its file in: a wait for it is short and normal, not worth a word.
+	ctx = results.OnLockWait(ctx, func(string) {})
 	report, finish := newProgress(stderr, f.quiet)
 	run, err := runner.RunShard(ctx, e, runner.Options{Jobs: f.jobs, Progress: report}, s, f.out)
 	finish()
