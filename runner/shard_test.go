@@ -3,7 +3,9 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -298,4 +300,34 @@ func flipByte(t *testing.T, path string, i int) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzShardFile feeds the shard file reader damaged files: it must return
+// an error or a file, never panic. The fuzzed bytes are a file without its
+// checksum line, which the target appends, so that damage reaches the
+// header, piece and tally parsers; the seeds are real shard files.
+//
+//	go test ./runner -run '^$' -fuzz FuzzShardFile
+func FuzzShardFile(f *testing.F) {
+	e := shardExperiments()["large"]
+	dir := f.TempDir()
+	for i := 1; i <= 2; i++ {
+		run, err := RunShard(context.Background(), e, Options{}, Shard{i, 2}, dir)
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := os.ReadFile(run.Path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:bytes.LastIndex(data, []byte("sha256: "))])
+	}
+	hash := e.Hash()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		sum := sha256.Sum256(body)
+		data := fmt.Appendf(slices.Clip(body), "sha256: %x\n", sum)
+		if sf, err := parseShardFile(data); err == nil {
+			e.checkShard(sf, hash)
+		}
+	})
 }
