@@ -20,8 +20,7 @@ type engine struct {
 	name  string
 	index string // the variable of the index
 	count string // the variable of the count; "" when the engine gives none
-	// first returns the index of the first task: 0 for most engines.
-	first func(getenv func(string) string) (int, error)
+	first string // the variable of the first index; "" when it is 0
 	step  string // the variable of the step between indexes, if any
 }
 
@@ -29,21 +28,19 @@ type engine struct {
 var engines = []engine{
 	{name: "Kubernetes Indexed Job", index: "JOB_COMPLETION_INDEX"},
 	{name: "Slurm job array", index: "SLURM_ARRAY_TASK_ID", count: "SLURM_ARRAY_TASK_COUNT",
-		first: envInt("SLURM_ARRAY_TASK_MIN"), step: "SLURM_ARRAY_TASK_STEP"},
+		first: "SLURM_ARRAY_TASK_MIN", step: "SLURM_ARRAY_TASK_STEP"},
 	{name: "AWS Batch array job", index: "AWS_BATCH_JOB_ARRAY_INDEX", count: "AWS_BATCH_JOB_ARRAY_SIZE"},
 	{name: "Cloud Run job", index: "CLOUD_RUN_TASK_INDEX", count: "CLOUD_RUN_TASK_COUNT"},
 }
 
-// envInt returns a reader of the integer in environment variable name.
-func envInt(name string) func(getenv func(string) string) (int, error) {
-	return func(getenv func(string) string) (int, error) {
-		v := getenv(name)
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return 0, fmt.Errorf("%s=%q is not an integer", name, v)
-		}
-		return n, nil
+// envInt reads the integer in the environment variable name.
+func envInt(getenv func(string) string, name string) (int, error) {
+	v := getenv(name)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q is not an integer", name, v)
 	}
+	return n, nil
 }
 
 // parseShard reads the value of --shard:
@@ -107,23 +104,23 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 	fail := func(format string, args ...any) (runner.Shard, error) {
 		return runner.Shard{}, fmt.Errorf("--shard %s: %s: %s", value, e.name, fmt.Sprintf(format, args...))
 	}
-	index, err := envInt(e.index)(getenv)
+	index, err := envInt(getenv, e.index)
 	if err != nil {
 		return fail("%v", err)
 	}
 	first, step := 0, 1
-	if e.first != nil {
-		if first, err = e.first(getenv); err != nil {
+	if e.first != "" {
+		if first, err = envInt(getenv, e.first); err != nil {
 			return fail("%v", err)
 		}
 	}
 	if e.step != "" && getenv(e.step) != "" {
-		if step, err = envInt(e.step)(getenv); err != nil || step < 1 {
+		if step, err = envInt(getenv, e.step); err != nil || step < 1 {
 			return fail("%s=%q is not a step", e.step, getenv(e.step))
 		}
 	}
 	if e.count != "" {
-		count, err := envInt(e.count)(getenv)
+		count, err := envInt(getenv, e.count)
 		if err != nil {
 			return fail("%v", err)
 		}
