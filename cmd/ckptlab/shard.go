@@ -50,8 +50,8 @@ func envInt(getenv func(string) string, name string) (int, error) {
 //     process (Slurm, AWS Batch, Cloud Run);
 //   - "auto/N": I from the environment, N given, for Kubernetes Indexed
 //     Jobs, whose pods learn their index but not the count (N must equal
-//     the Job's completions). With an engine that gives a count, N must
-//     agree with it.
+//     the Job's completions), and for an engine whose count variable is
+//     unset. Where the count variable is set, N must agree with it.
 //
 // Engines number tasks from 0 (Slurm from SLURM_ARRAY_TASK_MIN, in steps of
 // SLURM_ARRAY_TASK_STEP); shard I is task I-1.
@@ -119,7 +119,7 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 			return fail("%s=%q is not a step", e.step, getenv(e.step))
 		}
 	}
-	if e.count != "" {
+	if e.count != "" && getenv(e.count) != "" {
 		count, err := envInt(getenv, e.count)
 		if err != nil {
 			return fail("%v", err)
@@ -130,6 +130,9 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 		n = count
 	}
 	if n == 0 {
+		if e.count != "" {
+			return fail("%s is not set; give the count of shards as --shard auto/N", e.count)
+		}
 		return fail("%s gives no count of shards; give it as --shard auto/N", e.index)
 	}
 	if (index-first)%step != 0 {

@@ -46,6 +46,8 @@ func TestParseShard(t *testing.T) {
 		{"auto", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "0", "AWS_BATCH_JOB_ARRAY_SIZE": "2"}, runner.Shard{I: 1, N: 2}, ""},
 		{"auto", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "x", "AWS_BATCH_JOB_ARRAY_SIZE": "2"}, runner.Shard{}, "AWS_BATCH_JOB_ARRAY_INDEX=\"x\" is not an integer"},
 		{"auto", map[string]string{"CLOUD_RUN_TASK_INDEX": "9", "CLOUD_RUN_TASK_COUNT": "10"}, runner.Shard{I: 10, N: 10}, ""},
+		{"auto", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "1"}, runner.Shard{}, "AWS_BATCH_JOB_ARRAY_SIZE is not set; give the count of shards as --shard auto/N"},
+		{"auto/3", map[string]string{"AWS_BATCH_JOB_ARRAY_INDEX": "1"}, runner.Shard{I: 2, N: 3}, ""},
 		{"auto", map[string]string{"CLOUD_RUN_TASK_INDEX": "0", "JOB_COMPLETION_INDEX": "0"}, runner.Shard{}, "the engine is ambiguous"},
 	}
 	for _, tt := range tests {
