@@ -81,7 +81,7 @@ func TestLibreOfficeReadsTheWorkbook(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, want := range []string{"grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"} {
+	for _, want := range []string{"summary", "charts", "grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"} {
 		if _, ok := sheets[want]; !ok {
 			t.Errorf("LibreOffice finds no sheet %s; it finds %v", want, names)
 		}
@@ -143,7 +143,7 @@ func TestLibreOfficeReadsASplitWorkbook(t *testing.T) {
 	}
 }
 
-func TestLibreOfficeImportsTheChart(t *testing.T) {
+func TestLibreOfficeImportsTheCharts(t *testing.T) {
 	book := filepath.Join(t.TempDir(), "lesson.xlsx")
 	if err := os.WriteFile(book, workbookBytes(t, lessonSet(t), 0), 0o644); err != nil {
 		t.Fatal(err)
@@ -155,14 +155,16 @@ func TestLibreOfficeImportsTheChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first is expected total against probability: a scatter chart of
+	// the figures in charts!A4:G8, a line per interval named by its header.
 	chart := zipEntry(t, data, "Object 1/content.xml")
 	for _, want := range []string{
-		`chart:class="chart:line"`,
-		`table:cell-range-address="probability.B4:probability.G4"`,
-		`chart:values-cell-range-address="probability.B5:probability.G5"`,
-		`chart:label-cell-address="probability.A5:probability.A5"`,
-		`chart:values-cell-range-address="probability.B8:probability.G8"`,
-		`chart:label-cell-address="probability.A8:probability.A8"`,
+		`chart:class="chart:scatter"`,
+		`table:cell-range-address="charts.A4:charts.A8"`,
+		`chart:values-cell-range-address="charts.B4:charts.B8"`,
+		`chart:label-cell-address="charts.B3:charts.B3"`,
+		`chart:values-cell-range-address="charts.G4:charts.G8"`,
+		`chart:label-cell-address="charts.G3:charts.G3"`,
 	} {
 		if !strings.Contains(chart, want) {
 			t.Errorf("LibreOffice's chart lacks %s", want)

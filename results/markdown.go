@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -9,28 +10,164 @@ import (
 	"strings"
 )
 
-// WriteMarkdown writes the set's views as GitHub-flavoured Markdown, ready
-// to append to a CI job summary: a heading for the experiment, a heading
-// per view, and per block a bold title line and a table. Numbers read as
-// the lesson prints them: a Float column with Decimals d shows d decimals,
-// one with all its digits keeps a ".0" when whole (1.0, 0.75), and a
-// marked cell, the best interval's expected total, is bold.
+// MarkdownLimit is the most bytes WriteMarkdown writes: below the 1 MiB
+// GitHub allows one step's job summary, with room for what a job adds.
+const MarkdownLimit = 1_000_000
+
+// Bounds of the Markdown: a table longer than foldRows is folded in a
+// <details> element, and at most mermaidCharts charts are drawn.
+const (
+	foldRows      = 12
+	mermaidCharts = 3
+	mermaidPoints = 11
+)
+
+// WriteMarkdown writes the set as GitHub-flavoured Markdown, ready to
+// append to a CI job summary: the experiment (its description and, folded,
+// its settings), the headline answers, the break-even table, a Mermaid
+// chart of expected total against failure probability, and the lesson's
+// views, a heading per view and per block a bold title line and a table,
+// long tables folded in <details>. Numbers read as the lesson prints them:
+// a Float column with Decimals d shows d decimals, one with all its digits
+// keeps a ".0" when whole (1.0, 0.75), and a marked cell, the best
+// interval's expected total, is bold.
+//
+// The whole stays within MarkdownLimit bytes: sections that would pass it
+// are left out, and a note at the end names them.
 func WriteMarkdown(w io.Writer, s Set) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## ckptlab: %s\n\n", escapeMarkdown(s.Name))
-	fmt.Fprintf(bw, "ckptlab %s, configuration sha256 `%s`\n", s.Version, s.ConfigHash())
-	for _, v := range s.Views {
-		fmt.Fprintf(bw, "\n### %s\n", escapeMarkdown(v.Title))
-		for _, b := range v.Blocks {
-			fmt.Fprintf(bw, "\n**%s**\n\n", escapeMarkdown(b.Title))
-			writeMarkdownTable(bw, b)
+	md := &markdown{limit: MarkdownLimit}
+	md.section(func(b *bytes.Buffer) {
+		fmt.Fprintf(b, "## ckptlab: %s\n\n", escapeMarkdown(s.Name))
+		if d := strings.TrimSpace(s.Description); d != "" {
+			fmt.Fprintf(b, "%s\n\n", escapeMarkdown(d))
 		}
+		fmt.Fprintf(b, "ckptlab %s, configuration sha256 `%s`\n", s.Version, s.ConfigHash())
+		if len(s.Config) > 0 {
+			settings := Block{Columns: []Column{{Name: "key", Kind: Text}, {Name: "value", Kind: Text}, {Name: "origin", Kind: Text}}}
+			for _, kv := range s.Config {
+				settings.Rows = append(settings.Rows, []Value{TextValue(kv.Key), TextValue(plainValue(kv.Value)), TextValue(kv.Origin)})
+			}
+			b.WriteString("\n<details><summary>Settings</summary>\n\n")
+			writeMarkdownTable(b, settings)
+			b.WriteString("\n</details>\n")
+		}
+	}, "the experiment")
+	if len(s.Headline) > 0 {
+		md.section(func(b *bytes.Buffer) {
+			b.WriteString("\n### Answers\n\n")
+			for _, line := range s.Headline {
+				fmt.Fprintf(b, "- %s\n", escapeMarkdown(line))
+			}
+		}, "the answers")
+	}
+	if len(s.Breakeven.Columns) > 0 {
+		md.section(func(b *bytes.Buffer) {
+			b.WriteString("\n### Break-even: the best declared interval by failure probability\n")
+			blk, more := collect(s.Breakeven, MarkdownLimit/100)
+			blk = dropConstantKeys(blk, 4)
+			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
+			writeMarkdownBlock(b, blk)
+			if more > 0 {
+				fmt.Fprintf(b, "\n%d more rows in breakeven.csv.\n", more)
+			}
+		}, "the break-even table")
+	}
+	drawn := 0
+	for _, c := range s.Charts {
+		if !c.Numeric() || c.Data.Columns[0].Name != "failure probability" {
+			continue
+		}
+		if drawn++; drawn > mermaidCharts {
+			md.cut = append(md.cut, fmt.Sprintf("charts past the first %d", mermaidCharts))
+			break
+		}
+		md.section(func(b *bytes.Buffer) { writeMermaid(b, c) }, "a chart")
+	}
+	if len(s.Decisions.Columns) > 0 {
+		md.section(func(b *bytes.Buffer) {
+			b.WriteString("\n### Decisions: the interval each criterion picks\n")
+			blk, more := collect(s.Decisions, MarkdownLimit/200)
+			writeMarkdownBlock(b, blk)
+			if more > 0 {
+				fmt.Fprintf(b, "\n%d more rows in decisions.csv.\n", more)
+			}
+		}, "the decisions table")
+	}
+	for _, v := range s.Views {
+		md.section(func(b *bytes.Buffer) { fmt.Fprintf(b, "\n### %s\n", escapeMarkdown(v.Title)) }, "the "+v.Name+" view")
+		for _, blk := range v.Blocks {
+			md.section(func(b *bytes.Buffer) { writeMarkdownBlock(b, blk) }, "blocks of the "+v.Name+" view")
+		}
+	}
+	return md.flush(w)
+}
+
+// markdown is a document of sections, each kept whole or left out, that
+// stays within a limit of bytes.
+type markdown struct {
+	buf   bytes.Buffer
+	limit int
+	cut   []string // what was left out, each named once
+	full  bool
+}
+
+// noteRoom is the room kept for the note on what was left out.
+const noteRoom = 4096
+
+// section adds what write writes, if it fits; otherwise it notes what.
+func (md *markdown) section(write func(*bytes.Buffer), what string) {
+	if !md.full {
+		var b bytes.Buffer
+		write(&b)
+		if md.buf.Len()+b.Len() <= md.limit-noteRoom {
+			md.buf.Write(b.Bytes())
+			return
+		}
+		md.full = true
+	}
+	if len(md.cut) == 0 || md.cut[len(md.cut)-1] != what {
+		md.cut = append(md.cut, what)
+	}
+}
+
+// flush writes the document and the note on what was left out.
+func (md *markdown) flush(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.Write(md.buf.Bytes())
+	if len(md.cut) > 0 {
+		note := fmt.Sprintf("\n> **Cut to stay within %d bytes, below the 1 MiB limit of a job summary:** %s. The CSV files and the workbook hold everything.\n",
+			md.limit, strings.Join(md.cut, ", "))
+		if len(note) > noteRoom {
+			note = note[:noteRoom-8] + "…\n"
+		}
+		bw.WriteString(note)
 	}
 	return bw.Flush()
 }
 
+// writeMarkdownBlock writes a block's bold title, if any, and its table,
+// folded in a <details> element when it is long.
+func writeMarkdownBlock(b *bytes.Buffer, blk Block) {
+	fold := len(blk.Rows) > foldRows
+	if fold {
+		title := blk.Title
+		if title == "" {
+			title = "the table"
+		}
+		fmt.Fprintf(b, "\n<details><summary>%s (%d rows)</summary>\n\n", escapeMarkdown(title), len(blk.Rows))
+	} else if blk.Title != "" {
+		fmt.Fprintf(b, "\n**%s**\n\n", escapeMarkdown(blk.Title))
+	} else {
+		b.WriteString("\n")
+	}
+	writeMarkdownTable(b, blk)
+	if fold {
+		b.WriteString("\n</details>\n")
+	}
+}
+
 // writeMarkdownTable writes a block as a pipe table, numbers right-aligned.
-func writeMarkdownTable(w *bufio.Writer, b Block) {
+func writeMarkdownTable(w *bytes.Buffer, b Block) {
 	marked := make(map[[2]int]bool, len(b.Marked))
 	for _, m := range b.Marked {
 		marked[m] = true
@@ -61,6 +198,43 @@ func writeMarkdownTable(w *bufio.Writer, b Block) {
 		}
 		w.WriteString("\n")
 	}
+}
+
+// writeMermaid writes a chart of expected total against failure
+// probability as a Mermaid xychart-beta. Mermaid spaces its x values
+// evenly, so the lines are drawn at mermaidPoints even probabilities over
+// the chart's range, computed from its first and last rows: expected
+// totals are straight lines in the probability. Mermaid draws no legend,
+// so a line below names the lines in order.
+func writeMermaid(b *bytes.Buffer, c Chart) {
+	rows := c.Data.Rows
+	if len(rows) < 2 {
+		return
+	}
+	first, last := rows[0], rows[len(rows)-1]
+	lo, hi := first[0].Float, last[0].Float
+	title, source, _ := strings.Cut(c.Data.Title, ": ")
+	fmt.Fprintf(b, "\n### %s\n\n%s\n\n```mermaid\nxychart-beta\n", escapeMarkdown(title), escapeMarkdown(source))
+	fmt.Fprintf(b, "    title %q\n", title)
+	var xs []string
+	for i := range mermaidPoints {
+		xs = append(xs, strconv.FormatFloat(lo+(hi-lo)*float64(i)/(mermaidPoints-1), 'f', -1, 64))
+	}
+	fmt.Fprintf(b, "    x-axis %q [%s]\n", c.Data.Columns[0].Name, strings.Join(xs, ", "))
+	fmt.Fprintf(b, "    y-axis %q\n", c.YTitle)
+	var names []string
+	for j := 1; j < len(c.Data.Columns); j++ {
+		names = append(names, c.Data.Columns[j].Name)
+		y0, y1 := first[j].Float, last[j].Float
+		var ys []string
+		for i := range mermaidPoints {
+			t := float64(i) / (mermaidPoints - 1)
+			ys = append(ys, strconv.FormatFloat(math.Round((y0+(y1-y0)*t)*10)/10, 'f', -1, 64))
+		}
+		fmt.Fprintf(b, "    line [%s]\n", strings.Join(ys, ", "))
+	}
+	b.WriteString("```\n\n")
+	fmt.Fprintf(b, "Lines, in Mermaid's order of colours: %s. %s\n", escapeMarkdown(strings.Join(names, ", ")), escapeMarkdown(c.Note))
 }
 
 // appendLessonText appends a value as the lesson's Python prints it: a

@@ -58,8 +58,99 @@ func TestMarkdownShowsTheLesson(t *testing.T) {
 			t.Errorf("Markdown lacks %q", want)
 		}
 	}
-	if n := strings.Count(md, "\n### "); n != len(results.ViewNames) {
-		t.Errorf("%d view headings, want %d", n, len(results.ViewNames))
+	set := lessonSet(t)
+	for _, v := range set.Views {
+		if !strings.Contains(md, "\n### "+v.Title+"\n") {
+			t.Errorf("Markdown lacks the heading of view %s", v.Name)
+		}
+	}
+}
+
+func TestMarkdownSummary(t *testing.T) {
+	set := decidedSet(t)
+	set.Description = "State in Stream Engines, all tables"
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"## ckptlab: lesson\n\nState in Stream Engines, all tables\n",
+		"<details><summary>Settings</summary>\n\n| key | value | origin |\n",
+		"| intervals | none, 6, 4, 3, 2, 1 |  |\n",
+		"\n### Answers\n\n- lesson: interval none is best for probabilities up to 11/18, 6 up to 11/12, then 4.\n",
+		"| interval | from\\_probability | to\\_probability | from\\_fraction | to\\_fraction |",
+		"**seed 20260218, subscribers 200, periods 12, state\\_rows 200**\n\n| interval |", "| 6 | 0.6111111111111112 | 0.9166666666666666 | 11/18 | 11/12 |\n",
+		// the expected totals of the lesson's cost table, 0 and 1200.0 for none
+		// at probabilities 0 and 1, on an even grid
+		"```mermaid\nxychart-beta\n",
+		`    x-axis "failure probability" [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]`,
+		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
+		"    line [2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400]\n",
+		"Lines, in Mermaid's order of colours: interval none, interval 6, interval 4, interval 3, interval 2, interval 1.",
+		"### Decisions",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "Cut to stay within") {
+		t.Error("the lesson's Markdown is cut")
+	}
+}
+
+func TestMarkdownStaysWithinTheLimit(t *testing.T) {
+	set := lessonSet(t)
+	// A view of 60,000 rows of five numbers: far more than a job summary holds.
+	big := results.Block{Title: "big", Columns: []results.Column{
+		{Name: "a", Kind: results.Int}, {Name: "b", Kind: results.Int}, {Name: "c", Kind: results.Int},
+		{Name: "d", Kind: results.Int}, {Name: "e", Kind: results.Int}}}
+	for i := range 60_000 {
+		v := results.IntValue(int64(i) * 1_000_003)
+		big.Rows = append(big.Rows, []results.Value{v, v, v, v, v})
+	}
+	set.Views = append([]results.View{{Name: "huge", Title: "A huge view", Blocks: []results.Block{big}}}, set.Views...)
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if buf.Len() > results.MarkdownLimit || results.MarkdownLimit >= 1<<20 {
+		t.Errorf("Markdown of %d bytes, limit %d: want within the limit, below 1 MiB", buf.Len(), results.MarkdownLimit)
+	}
+	for _, want := range []string{
+		"\n### A huge view\n",
+		"Cut to stay within 1000000 bytes",
+		"blocks of the huge view, the recovery view", // named in the note
+		"```mermaid", // what came before stays
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q; it ends %q", want, md[max(0, len(md)-600):])
+		}
+	}
+	if strings.Contains(md, "| 0 | 0 | 0 | 0 | 0 |") {
+		t.Error("Markdown holds part of the block it says it cut")
+	}
+}
+
+func TestMarkdownFoldsLongTables(t *testing.T) {
+	set := lessonSet(t)
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	// The matrix has 11 rows, the charts' figures are not tables: nothing
+	// of the lesson is folded but the settings.
+	if n := strings.Count(buf.String(), "<details>"); n != 1 {
+		t.Errorf("%d folded parts, want 1 (the settings)", n)
+	}
+	set.Views[1].Blocks[0].Rows = append(set.Views[1].Blocks[0].Rows, set.Views[1].Blocks[0].Rows...)
+	buf.Reset()
+	if err := results.WriteMarkdown(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\n<details><summary>seed 20260218, 200 subscribers, 12 periods: stream job 2200 rows, failure 2026-09 (22 rows)</summary>\n\n| failure |"; !strings.Contains(buf.String(), want) {
+		t.Errorf("the doubled matrix is not folded: Markdown lacks %q", want)
 	}
 }
 

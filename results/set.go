@@ -30,6 +30,9 @@ type Set struct {
 	// prints it on stdout after the experiment: a dozen lines at most.
 	Headline []string
 	Views    []View
+	// Charts are the figures that answer the experiment's questions, built
+	// from the same results as Views and shown with them.
+	Charts []Chart
 	// Config is the resolved configuration, key and value in YAML flow
 	// syntax, in the order of the experiment-file schema.
 	Config  []Setting

@@ -35,3 +35,23 @@ func (b Block) Table(name string) Table {
 
 // ViewNames are the names of the lesson's views, in the lesson's order.
 var ViewNames = []string{"recovery", "matrix", "cost", "probability", "partition"}
+
+// A Chart is a figure that answers one of the experiment's questions, with
+// the figures it plots: the workbook writes Data as a table and draws the
+// chart beside it, the Markdown draws it as a Mermaid chart.
+type Chart struct {
+	// Data holds the points. Its Title is the chart's title; its first
+	// column is the x axis, titled by the column's name, numeric (a scatter
+	// chart) when the column holds numbers and categories otherwise; every
+	// other column is one line, named by its header ("interval 4").
+	Data Block
+	// YTitle titles the y axis.
+	YTitle string
+	// Note says what was left out to keep the chart readable, or "".
+	Note string
+}
+
+// Numeric reports whether the chart's x values are numbers.
+func (c Chart) Numeric() bool {
+	return len(c.Data.Columns) > 0 && c.Data.Columns[0].Kind != Text && c.Data.Columns[0].Kind != Bool
+}

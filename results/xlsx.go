@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -20,15 +21,24 @@ const MaxSheetRows = 1_048_575
 
 // WriteXLSX writes the set's workbook to w. Its sheets, in order:
 //
-//   - grid and failures: the tables of grid.csv and failures.csv, numbers
-//     as numeric cells and best as a boolean cell, the header row frozen and
-//     an autofilter over the data; a table longer than MaxSheetRows goes on
-//     as grid-2, grid-3, ...;
+//   - summary: the experiment in a paragraph, the headline, the break-even
+//     table and a decision map, so that the answer is on the first screen;
+//   - charts: the set's charts, each beside the table of its figures;
+//   - grid and failures, then decisions and breakeven when the set has
+//     them: the tables of the CSV files, numbers as numeric cells (interval
+//     cells too, none as text) and best as a boolean cell, the header row
+//     frozen, an autofilter over the data and the best rows highlighted; a
+//     table longer than MaxSheetRows goes on as grid-2, grid-3, ...;
 //   - recovery, matrix, cost, probability and partition: the lesson's own
 //     tables, a titled block per combination of the axes they depend on,
-//     with the best interval of the probability table highlighted and
-//     charted;
+//     with the best interval of the probability table highlighted;
 //   - experiment: the resolved configuration, its hash and the version.
+//
+// Every sheet is set up to print: A4, landscape when it is too wide to
+// print upright at a readable scale, fit to the width of a page (or of a
+// few, for a very wide sheet, with its key columns repeated), its header
+// rows repeated on every page, and blocks and charts moved whole to the
+// next page rather than cut.
 //
 // Numbers keep their value, shown with the decimals their column asks for,
 // to the 15 significant digits a spreadsheet cell holds; the CSV files are
@@ -129,14 +139,39 @@ type workbook struct {
 	// notes are what the experiment sheet says about the other sheets,
 	// such as a table split over several.
 	notes []string
+	// plannedSheets names the sheets after the summary, for its last line.
+	plannedSheets []string
 }
 
-// build adds every sheet of the set, in order.
+// build adds every sheet of the set, in order: the summary, the charts,
+// the tables, the lesson's views and the experiment.
 func (b *workbook) build(s Set) error {
 	if err := b.f.SetDocProps(&excelize.DocProperties{Creator: "ckptlab " + s.Version, Title: s.Name}); err != nil {
 		return err
 	}
-	for _, t := range []Table{s.Grid, s.Failures} {
+	tables := []Table{s.Grid, s.Failures}
+	for _, t := range []Table{s.Decisions, s.Breakeven} {
+		if len(t.Columns) > 0 {
+			tables = append(tables, t)
+		}
+	}
+	if len(s.Charts) > 0 {
+		b.plannedSheets = append(b.plannedSheets, "charts")
+	}
+	for _, t := range tables {
+		b.plannedSheets = append(b.plannedSheets, t.Name)
+	}
+	for _, v := range s.Views {
+		b.plannedSheets = append(b.plannedSheets, v.Name)
+	}
+	b.plannedSheets = append(b.plannedSheets, "experiment")
+	if err := b.writeSummary(s); err != nil {
+		return err
+	}
+	if err := b.writeCharts(s.Charts); err != nil {
+		return err
+	}
+	for _, t := range tables {
 		if err := b.writeTable(t); err != nil {
 			return err
 		}
@@ -170,11 +205,14 @@ type styleKey struct {
 type styleRole uint8
 
 const (
-	plainStyle  styleRole = iota // a number with its decimals
-	headerStyle                  // a header cell: bold, a rule below
-	titleStyle                   // a sheet's title: bold and larger
-	blockStyle                   // a block's title: bold
-	markedStyle                  // a highlighted number: bold on green
+	plainStyle        styleRole = iota // a number with its decimals
+	headerStyle                        // a header cell: bold, a rule below
+	titleStyle                         // a sheet's title: bold and larger
+	blockStyle                         // a block's title: bold
+	markedStyle                        // a highlighted number: bold on green
+	wrapStyle                          // text wrapped at the top of its cell
+	centredStyle                       // an interval: a number or none, centred alike
+	numberHeaderStyle                  // a header cell over numbers: a header, right-aligned
 )
 
 // style returns the id of a cell style, making it on first use. Styles are
@@ -203,11 +241,46 @@ func (b *workbook) style(role styleRole, decimals int) (int, error) {
 	case markedStyle:
 		st.Font = &excelize.Font{Bold: true, Color: "006100"}
 		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}
+	case wrapStyle:
+		st.Alignment = &excelize.Alignment{WrapText: true, Vertical: "top"}
+	case centredStyle:
+		st.Alignment = &excelize.Alignment{Horizontal: "center"}
+	case numberHeaderStyle:
+		st.Font = &excelize.Font{Bold: true}
+		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
+		st.Alignment = &excelize.Alignment{Horizontal: "right"}
 	}
 	if role == plainStyle && decimals < 0 {
 		return 0, nil
 	}
 	id, err := b.f.NewStyle(&st)
+	if err != nil {
+		return 0, err
+	}
+	if b.styles == nil {
+		b.styles = make(map[styleKey]int)
+	}
+	b.styles[key] = id
+	return id, nil
+}
+
+// conditionalStyle returns the id of a conditional format's style, making
+// it on first use.
+func (b *workbook) conditionalStyle(role styleRole) (int, error) {
+	key := styleKey{role, -2}
+	if id, ok := b.styles[key]; ok {
+		return id, nil
+	}
+	var st excelize.Style
+	switch role {
+	case markedStyle:
+		st.Font = &excelize.Font{Color: "006100"}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}
+	default:
+		st.Font = &excelize.Font{Color: "595959"}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"E7E6E6"}}
+	}
+	id, err := b.f.NewConditionalStyle(&st)
 	if err != nil {
 		return 0, err
 	}
@@ -231,6 +304,49 @@ func cellValue(v Value) any {
 		return v.Bool
 	}
 	return v.Text
+}
+
+// numericTextColumns reports, per column, whether its text cells are
+// numbers a spreadsheet should see as numbers: the interval columns hold
+// "none" or a number of periods, and an analyst sorts and filters them by
+// number (1, 2, 10, not 1, 10, 2). "none" stays text.
+func numericTextColumns(cols []Column) []bool {
+	out := make([]bool, len(cols))
+	for i, c := range cols {
+		out[i] = c.Kind == Text && (c.Name == "interval" || c.Name == "best" || strings.HasSuffix(c.Name, "_interval"))
+	}
+	return out
+}
+
+// numericCellValue returns a value as cellValue does, but a text that is
+// a plain decimal number as that number.
+func numericCellValue(v Value) any {
+	if v.Kind != Text || v.Text == "" || !isDecimal(v.Text) {
+		return cellValue(v)
+	}
+	if n, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
+		return n
+	}
+	if x, err := strconv.ParseFloat(v.Text, 64); err == nil {
+		return x
+	}
+	return v.Text
+}
+
+// isDecimal reports whether s is digits with at most one point, and
+// perhaps a leading minus: no exponent, no Inf or NaN.
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	points := 0
+	for _, r := range s {
+		switch {
+		case r == '.':
+			points++
+		case r < '0' || r > '9':
+			return false
+		}
+	}
+	return s != "" && s != "." && points <= 1
 }
 
 // decimals returns how many decimals a column's numbers are shown with, -1

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -21,6 +22,7 @@ func (b *workbook) writeTable(t Table) error {
 		return err
 	}
 	cells := make([]any, len(t.Columns))
+	numeric := numericTextColumns(t.Columns)
 	total := 0
 	var err error
 	for row := range t.Rows {
@@ -36,7 +38,11 @@ func (b *workbook) writeTable(t Table) error {
 			break
 		}
 		for i, v := range row {
-			cells[i] = cellValue(v)
+			if numeric[i] {
+				cells[i] = numericCellValue(v)
+			} else {
+				cells[i] = cellValue(v)
+			}
 		}
 		if err = ts.sw.SetRow(cellName(1, ts.rows+2), cells); err != nil {
 			break
@@ -81,12 +87,24 @@ func (ts *tableSheet) start() error {
 	if err := b.newSheet(ts.name); err != nil {
 		return err
 	}
+	var width, keyWidth float64
+	keys := keyColumns(ts.t)
+	for i, c := range ts.t.Columns {
+		width += columnPoints(columnWidth(c))
+		if i < keys {
+			keyWidth += columnPoints(columnWidth(c))
+		}
+	}
+	if err := b.setUpPrint(ts.name, layOut(width, keyWidth, 1), 1, keys); err != nil {
+		return err
+	}
 	sw, err := b.f.NewStreamWriter(ts.name)
 	if err != nil {
 		return err
 	}
 	ts.sw = sw
 	header := make([]any, len(ts.t.Columns))
+	numeric := numericTextColumns(ts.t.Columns)
 	headerID, err := b.style(headerStyle, -1)
 	if err != nil {
 		return err
@@ -98,7 +116,15 @@ func (ts *tableSheet) start() error {
 		if err := sw.SetColWidth(col, col, columnWidth(c)); err != nil {
 			return err
 		}
-		if d := decimals(c); d >= 0 {
+		if numeric[i] || strings.HasSuffix(c.Name, "_fraction") {
+			id, err := b.style(centredStyle, -1)
+			if err != nil {
+				return err
+			}
+			if err := sw.SetColStyle(col, col, id); err != nil {
+				return err
+			}
+		} else if d := decimals(c); d >= 0 {
 			id, err := b.style(plainStyle, d)
 			if err != nil {
 				return err
@@ -118,10 +144,14 @@ func (ts *tableSheet) start() error {
 	return sw.SetRow("A1", header)
 }
 
-// finish puts the autofilter over the sheet's rows and ends its stream.
+// finish puts the autofilter over the sheet's rows, highlights the best
+// rows, and ends its stream.
 func (ts *tableSheet) finish() error {
 	ref := "A1:" + cellName(max(len(ts.t.Columns), 1), ts.rows+1)
 	if err := ts.b.f.AutoFilter(ts.name, ref, nil); err != nil {
+		return fmt.Errorf("sheet %s: %w", ts.name, err)
+	}
+	if err := ts.highlightBest(); err != nil {
 		return fmt.Errorf("sheet %s: %w", ts.name, err)
 	}
 	if err := ts.sw.Flush(); err != nil {
@@ -140,5 +170,35 @@ func columnWidth(c Column) float64 {
 	case Bool:
 		least = 8
 	}
-	return float64(max(len(c.Name)+4, least))
+	return float64(max(len(c.Name)+3, least))
+}
+
+// highlightBest gives the rows whose best cell is TRUE a green fill, by a
+// conditional format over the data rows: one rule for the whole sheet,
+// whatever its length, and the highlight follows the rows when they are
+// sorted or filtered. A table without a boolean best column gets none.
+func (ts *tableSheet) highlightBest() error {
+	col := slices.IndexFunc(ts.t.Columns, func(c Column) bool { return c.Name == "best" && c.Kind == Bool })
+	if col < 0 || ts.rows == 0 {
+		return nil
+	}
+	id, err := ts.b.conditionalStyle(markedStyle)
+	if err != nil {
+		return err
+	}
+	ref := "A2:" + cellName(len(ts.t.Columns), ts.rows+1)
+	return ts.b.f.SetConditionalFormat(ts.name, ref, []excelize.ConditionalFormatOptions{{
+		Type: "formula", Criteria: fmt.Sprintf("$%s2=TRUE", columnName(col+1)), Format: &id,
+	}})
+}
+
+// keyColumns returns how many leading columns of a table name its row,
+// repeated at the left of every page when the table prints wider than
+// one: the axes of a grid point, of a failure, of a decision or of a
+// break-even piece.
+func keyColumns(t Table) int {
+	if n, ok := map[string]int{"grid": 8, "failures": 7, "decisions": 5, "breakeven": 4}[t.Name]; ok {
+		return min(n, len(t.Columns))
+	}
+	return 1
 }

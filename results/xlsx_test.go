@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -111,7 +110,7 @@ func compareTable(t *testing.T, sheet string, cols []results.Column, want, got [
 
 func TestXLSXSheets(t *testing.T) {
 	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
-	want := []string{"grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	want := []string{"summary", "charts", "grid", "failures", "decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets %v, want %v", got, want)
 	}
@@ -283,41 +282,88 @@ func TestXLSXBestIsHighlighted(t *testing.T) {
 	}
 }
 
-func TestXLSXProbabilityChart(t *testing.T) {
-	data := workbookBytes(t, lessonSet(t), 0)
-	var chart struct {
-		Lines []struct {
-			Series []struct {
-				Name   string `xml:"tx>strRef>f"`
-				Cat    string `xml:"cat>strRef>f"`
-				Values string `xml:"val>numRef>f"`
-			} `xml:"ser"`
-		} `xml:"chart>plotArea>lineChart"`
+func TestXLSXCharts(t *testing.T) {
+	set := lessonSet(t)
+	data := workbookBytes(t, set, 0)
+	f := openWorkbook(t, data)
+	type series struct {
+		Name string `xml:"tx>strRef>f"`
+		X    string `xml:"xVal>strRef>f"`
+		Y    string `xml:"yVal>numRef>f"`
+		Cat  string `xml:"cat>strRef>f"`
+		Val  string `xml:"val>numRef>f"`
 	}
+	var chart struct {
+		Scatter []struct {
+			Series []series `xml:"ser"`
+		} `xml:"chart>plotArea>scatterChart"`
+		Line []struct {
+			Series []series `xml:"ser"`
+		} `xml:"chart>plotArea>lineChart"`
+		Axes []struct {
+			Title string `xml:"title>tx>rich>p>r>t"`
+		} `xml:"chart>plotArea>valAx"`
+	}
+	// The lesson's first chart: expected total against probability, a
+	// scatter chart (numeric x) with a line per declared interval, each
+	// named "interval k" by its header cell.
 	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart1.xml")), &chart); err != nil {
 		t.Fatal(err)
 	}
-	if len(chart.Lines) != 1 {
-		t.Fatalf("the chart has %d line charts, want 1", len(chart.Lines))
+	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 6 {
+		t.Fatalf("chart 1 is %+v, want a scatter chart of 6 lines", chart)
 	}
-	series := chart.Lines[0].Series
-	if len(series) != 4 {
-		t.Fatalf("the chart has %d series, want one per probability, 4", len(series))
-	}
-	for i, s := range series {
-		row := 5 + i
-		want := [3]string{
-			fmt.Sprintf("'probability'!$A$%d", row),
-			"'probability'!$B$4:$G$4",
-			fmt.Sprintf("'probability'!$B$%d:$G$%d", row, row),
+	var names []string
+	for _, s := range chart.Scatter[0].Series {
+		cell := strings.TrimPrefix(s.Name, "'charts'!")
+		name, err := f.GetCellValue("charts", strings.ReplaceAll(cell, "$", ""))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got := [3]string{s.Name, s.Cat, s.Values}; got != want {
-			t.Errorf("series %d refers to %q, want %q", i+1, got, want)
+		names = append(names, name)
+		if !strings.HasPrefix(s.X, "'charts'!$A$") || !strings.HasPrefix(s.Y, "'charts'!$") {
+			t.Errorf("series %s plots %s against %s, want columns of the charts sheet against column A", name, s.Y, s.X)
 		}
 	}
-	rels := zipEntry(t, data, "xl/worksheets/_rels/sheet6.xml.rels")
-	if !strings.Contains(rels, "drawing1.xml") {
-		t.Errorf("the probability sheet (sheet6) does not hold the drawing: %s", rels)
+	want := []string{"interval none", "interval 6", "interval 4", "interval 3", "interval 2", "interval 1"}
+	if !slices.Equal(names, want) {
+		t.Errorf("series names %q, want %q", names, want)
+	}
+	var titles []string
+	for _, a := range chart.Axes {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Equal(titles, []string{"failure probability", "expected total (rows)"}) {
+		t.Errorf("axis titles %q, want the probability and the expected total", titles)
+	}
+
+	// The second: the saw-tooth, a line chart over the failure periods.
+	chart.Scatter, chart.Line = nil, nil
+	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart2.xml")), &chart); err != nil {
+		t.Fatal(err)
+	}
+	if len(chart.Line) != 1 || len(chart.Line[0].Series) != 6 {
+		t.Fatalf("chart 2 is %+v, want a line chart of 6 lines", chart)
+	}
+	rows, err := f.GetRows("charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The saw-tooth's table holds the lesson's failure × interval matrix.
+	found := false
+	for i, r := range rows {
+		if len(r) > 0 && r[0] == "failure period" {
+			found = true
+			var header []string
+			for _, h := range lessonfigures.Matrix[0] {
+				header = append(header, lessonfigures.Canon(h))
+			}
+			checkLessonSheet(t, "matrix", append([][]string{header}, rows[i+1:]...),
+				func(printed, shown string) bool { return printed == shown })
+		}
+	}
+	if !found {
+		t.Error("the charts sheet has no table headed failure period")
 	}
 }
 
@@ -349,14 +395,20 @@ func TestXLSXExperimentSheet(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, r := range rows {
-		if len(r) == 2 && r[0] != "" {
+		if len(r) >= 2 && r[0] != "" {
 			got[r[0]] = r[1]
 		}
 	}
 	h := sha256.New()
 	for _, kv := range set.Config {
-		if got[kv.Key] != kv.Value {
-			t.Errorf("experiment sheet: %s = %q, want %q", kv.Key, got[kv.Key], kv.Value)
+		// A reader's form of the YAML flow value: no quotes, no brackets.
+		want := kv.Value
+		if u, err := strconv.Unquote(want); err == nil {
+			want = u
+		}
+		want = strings.TrimSuffix(strings.TrimPrefix(want, "["), "]")
+		if got[kv.Key] != want {
+			t.Errorf("experiment sheet: %s = %q, want %q", kv.Key, got[kv.Key], want)
 		}
 		io.WriteString(h, kv.Key+": "+kv.Value+"\n")
 	}
@@ -376,8 +428,8 @@ func TestXLSXSplitsLongTables(t *testing.T) {
 	const sheetRows = 10
 	set := syntheticSet(t, 35, 12)
 	f := openWorkbook(t, workbookBytes(t, set, sheetRows))
-	want := []string{"grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
-		"recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	want := []string{"summary", "charts", "grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
+		"decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v, want %v", got, want)
 	}
@@ -385,8 +437,8 @@ func TestXLSXSplitsLongTables(t *testing.T) {
 		tab    results.Table
 		sheets []string
 	}{
-		{set.Grid, want[:4]},
-		{set.Failures, want[4:6]},
+		{set.Grid, want[2:6]},
+		{set.Failures, want[6:8]},
 	} {
 		records := csvRecords(t, tc.tab)
 		all := [][]string{records[0]}

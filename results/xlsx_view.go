@@ -4,29 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
-)
-
-// Limits of the probability sheet's charts: a chart holds at most 255
-// series, and past a score of blocks more charts only slow a workbook down.
-const (
-	maxChartSeries = 255
-	maxCharts      = 20
-	// chartRows is the height of a chart in rows of the default height.
-	chartRows   = 16
-	chartWidth  = 640
-	chartHeight = 16 * 20
 )
 
 // writeView writes one of the lesson's views on a sheet of its name, with
 // excelize's stream writer, since a view grows with the axes it shows (a
 // probability sweep of 10,001 values gives 10,001 rows): the view's title,
 // then per block a bold title row, the header row and the rows, with a
-// blank row between blocks. The probability view also gets a chart per
-// block of expected total against interval.
+// blank row between blocks. Printed, the title repeats on every page and a
+// block that would not fit on what is left of a page starts a new one.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -34,20 +22,23 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
+	blocks, starts, note := fitBlocks(v.Blocks, b.sheetRows+1)
+	widths := viewWidths(blocks)
+	var width float64
+	for _, w := range widths {
+		width += columnPoints(w)
+	}
+	layout := layOut(width, columnPoints(widths[0]), 1)
+	if err := b.setUpPrint(v.Name, layout, 1, 1); err != nil {
+		return err
+	}
 	sw, err := b.f.NewStreamWriter(v.Name)
 	if err != nil {
 		return err
 	}
 	vs := viewSheet{b: b, name: v.Name, sw: sw}
-	blocks, starts, note := fitBlocks(v.Blocks, b.sheetRows+1)
-	if err := vs.setWidths(blocks); err != nil {
+	if err := vs.setWidths(widths); err != nil {
 		return err
-	}
-	var charts []anchoredChart
-	if v.Name == "probability" {
-		var chartNote string
-		charts, chartNote = vs.planCharts(blocks, starts)
-		note = strings.TrimSpace(note + " " + chartNote)
 	}
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
@@ -57,14 +48,15 @@ func (b *workbook) writeView(v View) error {
 			return err
 		}
 	}
+	pages := pager{rows: layout.rows, used: 1}
 	for i, blk := range blocks {
+		if pages.place(len(blk.Rows)+3) && i > 0 {
+			if err := sw.InsertPageBreak(cellName(1, starts[i])); err != nil {
+				return err
+			}
+		}
 		if err := vs.block(starts[i], blk); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
-		}
-	}
-	for _, c := range charts {
-		if err := b.f.AddChart(v.Name, c.cell, c.chart); err != nil {
-			return fmt.Errorf("sheet %s: chart at %s: %w", v.Name, c.cell, err)
 		}
 	}
 	if err := sw.Flush(); err != nil {
@@ -126,26 +118,44 @@ func (vs viewSheet) title(row int, text string, role styleRole) error {
 	return vs.sw.SetRow(cellName(1, row), []any{excelize.Cell{StyleID: id, Value: text}})
 }
 
-// block writes a block from row top on.
+// block writes a block from row top on: its title, then its table.
 func (vs viewSheet) block(top int, blk Block) error {
-	b := vs.b
 	if err := vs.title(top, blk.Title, blockStyle); err != nil {
 		return err
 	}
+	return vs.table(top+1, blk)
+}
+
+// table writes a block's header on row top and its rows below.
+func (vs viewSheet) table(top int, blk Block) error {
+	b := vs.b
 	headerID, err := b.style(headerStyle, -1)
+	if err != nil {
+		return err
+	}
+	numberHeaderID, err := b.style(numberHeaderStyle, -1)
 	if err != nil {
 		return err
 	}
 	header := make([]any, len(blk.Columns))
 	for i, c := range blk.Columns {
-		header[i] = excelize.Cell{StyleID: headerID, Value: c.Name}
+		id := headerID
+		if c.Kind == Int || c.Kind == Float {
+			id = numberHeaderID
+		}
+		header[i] = excelize.Cell{StyleID: id, Value: c.Name}
 	}
-	if err := vs.sw.SetRow(cellName(1, top+1), header); err != nil {
+	if err := vs.sw.SetRow(cellName(1, top), header); err != nil {
 		return err
 	}
+	numeric := numericTextColumns(blk.Columns)
 	styles := make([]int, len(blk.Columns))
 	for j, c := range blk.Columns {
-		if styles[j], err = b.style(plainStyle, decimals(c)); err != nil {
+		role := plainStyle
+		if c.Kind == Text { // intervals, numbers or none, and labels alike
+			role = centredStyle
+		}
+		if styles[j], err = b.style(role, decimals(c)); err != nil {
 			return err
 		}
 	}
@@ -159,7 +169,7 @@ func (vs viewSheet) block(top int, blk Block) error {
 			return err
 		}
 	}
-	first := top + 2
+	first := top + 1
 	for i, r := range blk.Rows {
 		if i%ctxCheckRows == 0 {
 			if err := b.ctx.Err(); err != nil {
@@ -172,7 +182,11 @@ func (vs viewSheet) block(top int, blk Block) error {
 			if m, ok := marked[[2]int{i, j}]; ok {
 				id = m
 			}
-			cells[j] = excelize.Cell{StyleID: id, Value: cellValue(v)}
+			value := cellValue(v)
+			if numeric[j] {
+				value = numericCellValue(v)
+			}
+			cells[j] = excelize.Cell{StyleID: id, Value: value}
 		}
 		if err := vs.sw.SetRow(cellName(1, first+i), cells); err != nil {
 			return err
@@ -181,16 +195,16 @@ func (vs viewSheet) block(top int, blk Block) error {
 	return nil
 }
 
-// setWidths sizes each column to its widest header or value over the
-// blocks, within bounds. Titles are left out: they run on over the empty
-// cells to their right.
-func (vs viewSheet) setWidths(blocks []Block) error {
-	var widths []int
+// viewWidths returns each column's width in characters: its widest
+// header or value over the blocks, within bounds. Titles are left out: they
+// run on over the empty cells to their right.
+func viewWidths(blocks []Block) []float64 {
+	widths := []float64{8}
 	grow := func(i, n int) {
 		for len(widths) <= i {
-			widths = append(widths, 0)
+			widths = append(widths, 8)
 		}
-		widths[i] = max(widths[i], n)
+		widths[i] = max(widths[i], float64(min(n+2, 40)))
 	}
 	var buf []byte
 	for _, blk := range blocks {
@@ -204,101 +218,18 @@ func (vs viewSheet) setWidths(blocks []Block) error {
 			}
 		}
 	}
-	// As for the tables: from the last column, for <cols> in ascending order.
+	return widths
+}
+
+// setWidths sets the columns' widths, from the last column, so that
+// excelize writes <cols> in the ascending order Excel requires.
+func (vs viewSheet) setWidths(widths []float64) error {
 	for i, w := range slices.Backward(widths) {
-		if err := vs.sw.SetColWidth(i+1, i+1, float64(min(max(w+2, 8), 40))); err != nil {
+		if err := vs.sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// anchoredChart is a chart and the cell its top left corner is in.
-type anchoredChart struct {
-	cell  string
-	chart *excelize.Chart
-}
-
-// planCharts returns the probability sheet's charts, right of its blocks: a
-// line chart per block of expected total against interval, a line per
-// probability, level with its block or below the previous chart. It also
-// returns a note on the blocks it could not chart, or "".
-func (vs viewSheet) planCharts(blocks []Block, starts []int) ([]anchoredChart, string) {
-	width := 0
-	for _, blk := range blocks {
-		width = max(width, len(blk.Columns))
-	}
-	col := columnName(width + 2)
-	next := 1
-	var charts []anchoredChart
-	var tooLong []string
-	for i, blk := range blocks {
-		if len(blk.Rows) > maxChartSeries {
-			tooLong = append(tooLong, strconv.Itoa(i+1))
-			continue
-		}
-		if len(charts) == maxCharts {
-			break
-		}
-		if chart := vs.chart(blk, starts[i]); chart != nil {
-			at := max(starts[i], next)
-			charts = append(charts, anchoredChart{col + strconv.Itoa(at), chart})
-			next = at + chartRows + 1
-		}
-	}
-	var notes []string
-	if len(tooLong) > 0 {
-		notes = append(notes, fmt.Sprintf("No chart for %s %s: more probabilities than the %d lines a chart holds.",
-			plural(len(tooLong), "block", "blocks"), strings.Join(tooLong, ", "), maxChartSeries))
-	}
-	if len(charts) == maxCharts && len(blocks)-len(tooLong) > maxCharts {
-		notes = append(notes, fmt.Sprintf("Charts are drawn for the first %d blocks only.", maxCharts))
-	}
-	return charts, strings.Join(notes, " ")
-}
-
-// chart returns the chart of a probability block written from row top on:
-// categories are the header cells of its Float columns after the first
-// (the intervals), and each row is a series named by its first cell (the
-// probability). A block with no such column or no row gets none.
-func (vs viewSheet) chart(blk Block, top int) *excelize.Chart {
-	var cols []int
-	for i, c := range blk.Columns {
-		if i > 0 && c.Kind == Float {
-			cols = append(cols, i+1)
-		}
-	}
-	if len(cols) == 0 || len(blk.Rows) == 0 {
-		return nil
-	}
-	ref := func(col, row int) string {
-		return fmt.Sprintf("'%s'!$%s$%d", vs.name, columnName(col), row)
-	}
-	span := func(row int) string {
-		return ref(cols[0], row) + ":" + fmt.Sprintf("$%s$%d", columnName(cols[len(cols)-1]), row)
-	}
-	header := top + 1
-	chart := &excelize.Chart{
-		Type:      excelize.Line,
-		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
-		Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Expected total against interval, a line per failure probability"}}},
-		Legend:    excelize.ChartLegend{Position: "right"},
-		XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "interval"}}}},
-		YAxis: excelize.ChartAxis{
-			MajorGridLines: true,
-			Title:          excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "expected total (rows)"}}},
-		},
-	}
-	for i := range blk.Rows {
-		row := header + 1 + i
-		chart.Series = append(chart.Series, excelize.ChartSeries{
-			Name:       ref(1, row),
-			Categories: span(header),
-			Values:     span(row),
-			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 5},
-		})
-	}
-	return chart
 }
 
 // appendShown appends a value as a sheet shows it in its column.

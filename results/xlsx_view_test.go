@@ -54,3 +54,73 @@ func TestFitBlocks(t *testing.T) {
 		})
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	long := "[" + strings.Repeat("0.5, ", 10_000) + "1]"
+	s := Set{Description: "A sweep", Config: []Setting{
+		{Key: "name", Value: "x"}, {Key: "description", Value: `"A sweep"`},
+		{Key: "intervals", Value: "[none, 6]"}, {Key: "probabilities", Value: long},
+	}}
+	got := describe(s)
+	if !strings.HasPrefix(got, "A sweep. Settings: intervals none, 6; probabilities 0.5, 0.5,") {
+		t.Errorf("describe = %.100q…, want the description, then plain settings", got)
+	}
+	if n := len([]rune(got)); n > 300 || !strings.HasSuffix(got, "….") {
+		t.Errorf("describe gives %d characters ending %q: want a long setting cut short", n, got[len(got)-10:])
+	}
+	if h := rowHeight(1000); h != maxRowPoints {
+		t.Errorf("a row of 1000 lines is %g points, want the most a row can be, %d", h, maxRowPoints)
+	}
+}
+
+func TestPager(t *testing.T) {
+	tests := []struct {
+		name   string
+		rows   int
+		blocks []int
+		breaks []bool
+	}{
+		{"all on one page", 40, []int{10, 10, 20}, []bool{false, false, false}},
+		{"the third moves", 40, []int{10, 20, 11}, []bool{false, false, true}},
+		{"the first never breaks", 40, []int{50}, []bool{false}},
+		{"after a block longer than a page", 40, []int{50, 5, 5}, []bool{false, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := pager{rows: tt.rows}
+			var got []bool
+			for _, n := range tt.blocks {
+				got = append(got, p.place(n))
+			}
+			if !slices.Equal(got, tt.breaks) {
+				t.Errorf("breaks %v, want %v", got, tt.breaks)
+			}
+		})
+	}
+}
+
+func TestLayOut(t *testing.T) {
+	tests := []struct {
+		name      string
+		width     float64
+		landscape bool
+		pagesWide int
+	}{
+		{"narrow: upright", 400, false, 1},
+		{"upright at 55%", 900, false, 1},
+		{"wide: landscape", 1200, true, 1},
+		{"landscape at 40%", 1900, true, 1},
+		{"very wide: three pages across", 5000, true, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := layOut(tt.width, 50, 1)
+			if l.landscape != tt.landscape || l.pagesWide != tt.pagesWide {
+				t.Errorf("layOut(%g) = %+v, want landscape %v over %d pages across", tt.width, l, tt.landscape, tt.pagesWide)
+			}
+			if l.rows < 30 {
+				t.Errorf("a page holds %d rows, want a page's worth", l.rows)
+			}
+		})
+	}
+}

@@ -183,7 +183,6 @@ func decimal(r interface{ IsInt() bool }) string {
 // count writes n and a noun, plural unless n is 1.
 func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun, noun+"s") }
 
-
 // tally counts how often each interval is picked, in order of first pick.
 type tally struct {
 	names  []string

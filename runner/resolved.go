@@ -70,6 +70,7 @@ func (r *Result) Set(formats []string) results.Set {
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
+		set.Charts = r.Charts()
 	}
 	return set
 }

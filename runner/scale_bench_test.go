@@ -95,3 +95,26 @@ func BenchmarkEvaluate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScaleWorkbook writes the workbook and the Markdown of the scale
+// experiment's shape (120 periods, every interval, seven worker counts, 21
+// probabilities) with a thousand subscribers: the tables and views have
+// the sizes of scale.yaml's, while the evaluation, which is not measured
+// here, is cheap.
+func BenchmarkScaleWorkbook(b *testing.B) {
+	e := scaleExperiment()
+	e.Subscribers = []int{1000}
+	res, err := Evaluate(context.Background(), e, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	formats := []string{results.FormatXLSX, results.FormatMD}
+	set := res.Set(formats)
+	dir := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := set.Write(dir, formats); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -27,7 +27,11 @@ func (r *Result) Views() []results.View {
 			prob.Blocks = append(prob.Blocks, probabilityBlock(t, costs, stateRows, e.Probabilities))
 		}
 		for _, pr := range sr.Parts {
-			t := fmt.Sprintf("%s, partitioned by %s over %d workers", title, pr.Key, pr.Partitioning.Workers)
+			workers := "workers"
+			if pr.Partitioning.Workers == 1 {
+				workers = "worker"
+			}
+			t := fmt.Sprintf("%s, partitioned by %s over %d %s", title, pr.Key, pr.Partitioning.Workers, workers)
 			part.Blocks = append(part.Blocks, partitionBlock(t, pr))
 		}
 	}

@@ -36,6 +36,9 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if err := checkOut(cmd, out); err != nil {
 				return err
 			}
+			if out == "-" {
+				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
+			}
 			exps, err := runner.LoadAll(files, runner.OverridesFromEnv(sets))
 			if err != nil {
 				return loadFailed(stderr, err)

@@ -60,6 +60,9 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if err := parseShardFlag(cmd, &f); err != nil {
 				return err
 			}
+			if f.out == "-" && (f.check || !slices.Equal(f.formats.list, []string{results.FormatMD})) {
+				return usagef(cmd, "-o - writes the Markdown to stdout: it takes --format md alone, without --check")
+			}
 			return exitCode(run(files, f, stdout, stderr))
 		},
 	}
@@ -166,6 +169,9 @@ func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stder
 	set = withRowsProgress(set, e.GridRows(), stderr, f.quiet)
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats.list, stdout)
+	}
+	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY"
+		return 0, 0, results.WriteMarkdown(stdout, set)
 	}
 	if err := set.WriteContext(ctx, f.out, f.formats.list); err != nil {
 		return 0, 0, err

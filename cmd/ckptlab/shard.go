@@ -182,5 +182,8 @@ func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
 	if f.check {
 		return usagef(cmd, "--check compares tables, and a shard writes none; run ckptlab merge, then --check")
 	}
+	if f.out == "-" {
+		return usagef(cmd, "a shard writes its file into OUT/<name>/shards/, and -o - names no folder")
+	}
 	return nil
 }

@@ -207,6 +207,8 @@ func TestShardExitCodes(t *testing.T) {
 		{[]string{"merge", "-o", out, "--set", "state_rows=400", lessonFile}, exitFailed, "made from another experiment"},
 		{[]string{"merge", "-o", out, "no-such.yaml"}, exitBadUser, "no-such.yaml"},
 		{[]string{"merge", "-o", out}, exitBadUser, "no experiment file given"},
+		{[]string{"merge", "-o", "-", lessonFile}, exitBadUser, "-o - names no folder"},
+		{[]string{"run", "-o", "-", "--format", "md", "--shard", "1/2", lessonFile}, exitBadUser, "-o - names no folder"},
 	}
 	for _, tt := range tests {
 		stderr.Reset()

@@ -1,0 +1,208 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The size of a chart on the charts sheet, in pixels, and the rows kept
+// free for it: the rows of the default height (20 pixels) it covers, and
+// one more for the part of a row excelize's anchor reaches into.
+const (
+	chartWidth  = 600
+	chartHeight = 340
+	chartRows   = chartHeight/20 + 1
+	// chartGap is the width, in characters, of the empty column between a
+	// chart's figures and the chart.
+	chartGap = 3
+)
+
+// writeCharts writes the charts sheet: per chart a bold title, a note on
+// what it shows, the table of its figures, and the chart beside the
+// table. Printed, a chart and its table are never split over two pages
+// unless the table alone is longer than a page.
+func (b *workbook) writeCharts(charts []Chart) error {
+	if len(charts) == 0 {
+		return nil
+	}
+	const sheet = "charts"
+	if err := b.newSheet(sheet); err != nil {
+		return err
+	}
+	data := make([]Block, len(charts))
+	cols := 0
+	for i, c := range charts {
+		data[i] = c.Data
+		cols = max(cols, len(c.Data.Columns))
+	}
+	widths := viewWidths(data)
+	var width float64
+	for _, w := range widths {
+		width += columnPoints(w)
+	}
+	width += columnPoints(chartGap) + chartWidth*pixelPoints
+	layout := layOut(width, 0, 0)
+	if err := b.setUpPrint(sheet, layout, 0, 0); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(sheet)
+	if err != nil {
+		return err
+	}
+	vs := viewSheet{b: b, name: sheet, sw: sw}
+	widths = append(widths, chartGap)
+	if err := vs.setWidths(widths); err != nil {
+		return err
+	}
+	// The note runs over the figures and the chart: as many characters as
+	// their width holds per line.
+	noteChars := width / columnPoints(1) * 1.1
+	wrap, err := b.style(wrapStyle, -1)
+	if err != nil {
+		return err
+	}
+	chartCol := columnName(cols + 2)
+	pages := pager{rows: layout.rows}
+	var anchored []anchoredChart
+	row := 1
+	for i, c := range charts {
+		if top, ok := yCap(c.Data); ok {
+			c.Note = strings.TrimSpace(c.Note + fmt.Sprintf(
+				" The y axis stops at %g, twice the highest point of the lowest line, so that the lines near it are told apart; lines above it run off the chart.", top))
+		}
+		lines := 0
+		if c.Note != "" {
+			lines = int(math.Ceil(float64(len(c.Note)) / noteChars))
+		}
+		height := 1 + lines + max(len(c.Data.Rows)+1, chartRows) + 1
+		if pages.place(height) && i > 0 {
+			if err := sw.InsertPageBreak(cellName(1, row)); err != nil {
+				return err
+			}
+		}
+		if err := vs.title(row, c.Data.Title, blockStyle); err != nil {
+			return err
+		}
+		row++
+		if c.Note != "" {
+			if err := sw.SetRow(cellName(1, row), []any{excelize.Cell{StyleID: wrap, Value: c.Note}},
+				excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
+				return err
+			}
+			if err := sw.MergeCell(cellName(1, row), chartCol+fmt.Sprint(row)); err != nil {
+				return err
+			}
+			row++
+		}
+		blk := c.Data
+		blk.Title = ""
+		if err := vs.table(row, blk); err != nil {
+			return fmt.Errorf("sheet %s: %w", sheet, err)
+		}
+		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row)})
+		row += max(len(c.Data.Rows)+1, chartRows) + 1
+	}
+	for _, c := range anchored {
+		if err := b.f.AddChart(sheet, c.cell, c.chart); err != nil {
+			return fmt.Errorf("sheet %s: chart at %s: %w", sheet, c.cell, err)
+		}
+	}
+	return sw.Flush()
+}
+
+// anchoredChart is a chart and the cell its top left corner is in.
+type anchoredChart struct {
+	cell  string
+	chart *excelize.Chart
+}
+
+// chartOf returns the chart of c, whose table has its header on row top
+// of the sheet: a scatter chart when the x values are numbers (so that
+// they are spaced as numbers), a line chart over categories otherwise; a
+// line per column after the first, named by its header; titled axes and
+// labels in black.
+func chartOf(sheet string, c Chart, top int) *excelize.Chart {
+	n := len(c.Data.Rows)
+	column := func(col int) string {
+		name := columnName(col)
+		return fmt.Sprintf("'%s'!$%s$%d:$%s$%d", sheet, name, top+1, name, top+n)
+	}
+	text := func(s string, size float64, bold bool) excelize.ChartTitle {
+		return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{
+			Text: s, Font: &excelize.Font{Color: "000000", Size: size, Bold: bold},
+		}}}
+	}
+	label := excelize.Font{Color: "000000", Size: 9}
+	title, _, _ := strings.Cut(c.Data.Title, ": ")
+	chart := &excelize.Chart{
+		Type:      excelize.Line,
+		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
+		Title:     text(title, 11, true),
+		Legend:    excelize.ChartLegend{Position: "right", Font: &label},
+		XAxis:     excelize.ChartAxis{Title: text(c.Data.Columns[0].Name, 9, false), Font: label},
+		YAxis:     excelize.ChartAxis{Title: text(c.YTitle, 9, false), Font: label, MajorGridLines: true},
+	}
+	if c.Numeric() {
+		chart.Type = excelize.Scatter
+		if lo, hi, ok := xRange(c.Data); ok {
+			chart.XAxis.Minimum, chart.XAxis.Maximum = &lo, &hi
+		}
+	}
+	if top, ok := yCap(c.Data); ok {
+		chart.YAxis.Maximum = &top
+	}
+	for j := 1; j < len(c.Data.Columns); j++ {
+		chart.Series = append(chart.Series, excelize.ChartSeries{
+			Name:       fmt.Sprintf("'%s'!$%s$%d", sheet, columnName(j+1), top),
+			Categories: column(1),
+			Values:     column(j + 1),
+			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 5},
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75},
+		})
+	}
+	return chart
+}
+
+// yCap returns the top of the y axis when a few lines reach far above the
+// lowest line, so far that they would squash the others flat: twice the
+// highest point of the lower envelope, rounded up to a round number.
+func yCap(b Block) (float64, bool) {
+	var envelope, highest float64
+	for _, r := range b.Rows {
+		lowest := math.Inf(1)
+		for _, v := range r[1:] {
+			y := v.Float
+			if v.Kind == Int {
+				y = float64(v.Int)
+			}
+			lowest, highest = min(lowest, y), max(highest, y)
+		}
+		envelope = max(envelope, lowest)
+	}
+	if envelope <= 0 || highest <= 3*envelope {
+		return 0, false
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(2*envelope)))
+	return math.Ceil(2*envelope/unit) * unit, true
+}
+
+// xRange returns the least and greatest x value of a chart's figures, so
+// that a numeric axis spans exactly them.
+func xRange(b Block) (lo, hi float64, ok bool) {
+	for i, r := range b.Rows {
+		x := r[0].Float
+		if r[0].Kind == Int {
+			x = float64(r[0].Int)
+		}
+		if i == 0 || x < lo {
+			lo = x
+		}
+		if i == 0 || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi, len(b.Rows) > 1 && lo < hi
+}

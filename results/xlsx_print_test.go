@@ -1,0 +1,117 @@
+package results_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// pdfPages matches the page objects of a PDF (not the /Pages tree).
+var pdfPages = regexp.MustCompile(`/Type\s*/Page[^s]`)
+
+func TestLibreOfficePrintsTheLessonInFewPages(t *testing.T) {
+	const most = 12
+	book := filepath.Join(t.TempDir(), "lesson.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, lessonSet(t), 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(soffice(t, "pdf", book), "lesson.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := len(pdfPages.FindAll(data, -1))
+	sheets := len(openWorkbook(t, workbookBytes(t, lessonSet(t), 0)).GetSheetList())
+	if pages > most || pages < sheets {
+		t.Errorf("the lesson's workbook prints on %d pages, want at least one per sheet (%d) and at most %d", pages, sheets, most)
+	}
+}
+
+func TestXLSXPageSetup(t *testing.T) {
+	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
+	titles := map[string]string{}
+	for _, d := range f.GetDefinedName() {
+		if d.Name == "_xlnm.Print_Titles" {
+			titles[d.Scope] = d.RefersTo
+		}
+	}
+	for _, sheet := range f.GetSheetList() {
+		t.Run(sheet, func(t *testing.T) {
+			l, err := f.GetPageLayout(sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.FitToWidth == nil || *l.FitToWidth < 1 || l.FitToHeight == nil || *l.FitToHeight != 0 {
+				t.Errorf("page layout %+v, want fit to width", l)
+			}
+			props, err := f.GetSheetProps(sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if props.FitToPage == nil || !*props.FitToPage {
+				t.Error("the sheet is not set to fit its pages")
+			}
+			if l.Orientation == nil || (*l.Orientation == "landscape") != slices.Contains([]string{"charts", "grid", "decisions"}, sheet) {
+				t.Errorf("orientation %v: want landscape for the wide sheets only", l.Orientation)
+			}
+			want := map[string]string{
+				"grid": "'grid'!$1:$1", "failures": "'failures'!$1:$1", "matrix": "'matrix'!$1:$1",
+				"probability": "'probability'!$1:$1", "experiment": "'experiment'!$1:$1",
+			}[sheet]
+			if want != "" && titles[sheet] != want {
+				t.Errorf("print titles %q, want %q", titles[sheet], want)
+			}
+		})
+	}
+}
+
+func TestXLSXIntervalsAreNumbers(t *testing.T) {
+	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
+	for _, tc := range []struct {
+		sheet, cell string
+		want        excelize.CellType
+	}{
+		{"grid", "H2", excelize.CellTypeInlineString}, // none
+		{"grid", "H3", excelize.CellTypeUnset},        // 6: a number, excelize's type for n cells
+		{"failures", "F2", excelize.CellTypeInlineString},
+		{"failures", "F20", excelize.CellTypeUnset},
+		{"recovery", "A5", excelize.CellTypeInlineString},
+		{"recovery", "A6", excelize.CellTypeUnset},
+		{"probability", "H5", excelize.CellTypeUnset}, // best: 4
+		{"probability", "H7", excelize.CellTypeInlineString},
+	} {
+		got, err := f.GetCellType(tc.sheet, tc.cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			v, _ := f.GetCellValue(tc.sheet, tc.cell)
+			t.Errorf("%s!%s (%s) has type %v, want %v", tc.sheet, tc.cell, v, got, tc.want)
+		}
+	}
+}
+
+func TestXLSXBestRowsHighlighted(t *testing.T) {
+	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
+	formats, err := f.GetConditionalFormats("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, ok := formats["A2:V25"]
+	if !ok || len(rules) != 1 || rules[0].Type != "formula" || rules[0].Criteria != "$T2=TRUE" || rules[0].Format == nil {
+		t.Fatalf("grid conditional formats %+v, want one rule over A2:V25 on best", formats)
+	}
+	st, err := f.GetConditionalStyle(*rules[0].Format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Fill.Pattern != 1 || len(st.Fill.Color) != 1 {
+		t.Errorf("the best rows' style %+v has no fill", st)
+	}
+	if got, _ := f.GetConditionalFormats("failures"); len(got) != 0 {
+		t.Errorf("failures, without a best column, has conditional formats %+v", got)
+	}
+}

@@ -1,0 +1,382 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The summary sheet's columns: the first wide enough for a probability or
+// a key, the others for figures; text runs over all of them.
+const (
+	summaryCols       = 7
+	summaryFirstWidth = 22.0
+	summaryWidth      = 16.0
+	// summaryTableRows is the most rows of a table the summary shows; the
+	// table's own sheet has them all.
+	summaryTableRows = 40
+	// Bounds of a decision map: the rows and columns past which it shows
+	// an even selection.
+	mapRows = 41
+	mapCols = 12
+	// summaryMaps is the most decision maps the summary shows, one per
+	// source.
+	summaryMaps = 3
+)
+
+// writeSummary writes the summary sheet, the workbook's first: the
+// experiment in a paragraph, the headline answers, the break-even table
+// and, where the decisions vary over probability or state rows, a decision
+// map of the best interval with a colour scale. A part whose table is
+// absent (a zero Table) is left out.
+func (b *workbook) writeSummary(s Set) error {
+	const sheet = "summary"
+	if err := b.newSheet(sheet); err != nil {
+		return err
+	}
+	width := columnPoints(summaryFirstWidth) + (summaryCols-1)*columnPoints(summaryWidth)
+	if err := b.setUpPrint(sheet, layOut(width, 0, 0), 0, 0); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(sheet)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(2, summaryCols, summaryWidth); err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(1, 1, summaryFirstWidth); err != nil {
+		return err
+	}
+	ss := summarySheet{viewSheet: viewSheet{b: b, name: sheet, sw: sw}, row: 1,
+		chars: summaryFirstWidth + (summaryCols-1)*summaryWidth}
+	if err := ss.title(1, "ckptlab: "+s.Name, titleStyle); err != nil {
+		return err
+	}
+	ss.row = 2
+	if err := ss.paragraph(describe(s)); err != nil {
+		return err
+	}
+	if len(s.Headline) > 0 {
+		ss.row++
+		if err := ss.heading("Answers"); err != nil {
+			return err
+		}
+		for _, line := range s.Headline {
+			if err := ss.paragraph(line); err != nil {
+				return err
+			}
+		}
+	}
+	if len(s.Breakeven.Columns) > 0 {
+		if err := ss.breakeven(s.Breakeven); err != nil {
+			return err
+		}
+	}
+	if len(s.Decisions.Columns) > 0 {
+		if err := ss.decisionMaps(s.Decisions); err != nil {
+			return err
+		}
+	}
+	ss.row++
+	if err := ss.paragraph("The sheets that follow: " + strings.Join(b.plannedSheets, ", ") + "."); err != nil {
+		return err
+	}
+	return sw.Flush()
+}
+
+// describe returns the experiment in a paragraph: its description, then
+// every setting of the resolved configuration but its name.
+func describe(s Set) string {
+	var parts []string
+	for _, kv := range s.Config {
+		switch kv.Key {
+		case "version", "name", "description":
+			continue
+		}
+		parts = append(parts, kv.Key+" "+shorten(plainValue(kv.Value), settingChars))
+	}
+	text := strings.TrimSpace(s.Description)
+	if text != "" && !strings.HasSuffix(text, ".") {
+		text += "."
+	}
+	if len(parts) > 0 {
+		text = strings.TrimSpace(text + " Settings: " + strings.Join(parts, "; ") + ".")
+	}
+	return text
+}
+
+// settingChars is the most characters of a setting the summary's
+// paragraph shows: a sweep of 10,001 probabilities is for the experiment
+// sheet.
+const settingChars = 160
+
+// shorten cuts text to at most n characters (runes), marking the cut.
+func shorten(text string, n int) string {
+	r := []rune(text)
+	if len(r) <= n {
+		return text
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// plainValue returns a value of the resolved configuration, in YAML flow
+// syntax, as a reader writes it: a quoted string without its quotes, a
+// list without its brackets.
+func plainValue(v string) string {
+	if strings.HasPrefix(v, `"`) {
+		if u, err := strconv.Unquote(v); err == nil {
+			return u
+		}
+	}
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// summarySheet is the summary sheet being written, row after row.
+type summarySheet struct {
+	viewSheet
+	row   int
+	chars float64 // the characters a line across the sheet holds
+}
+
+// heading writes a bold line.
+func (ss *summarySheet) heading(text string) error {
+	if err := ss.title(ss.row, text, blockStyle); err != nil {
+		return err
+	}
+	ss.row++
+	return nil
+}
+
+// paragraph writes text wrapped over the width of the sheet, in a row as
+// tall as its lines.
+func (ss *summarySheet) paragraph(text string) error {
+	if text == "" {
+		return nil
+	}
+	wrap, err := ss.b.style(wrapStyle, -1)
+	if err != nil {
+		return err
+	}
+	lines := max(1, int(math.Ceil(float64(len(text))/ss.chars)))
+	cell := cellName(1, ss.row)
+	if err := ss.sw.SetRow(cell, []any{excelize.Cell{StyleID: wrap, Value: text}},
+		excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
+		return err
+	}
+	if err := ss.sw.MergeCell(cell, cellName(summaryCols, ss.row)); err != nil {
+		return err
+	}
+	ss.row++
+	return nil
+}
+
+// breakeven writes the break-even pieces, without the key columns that
+// are the same in every row (they go in the title instead).
+func (ss *summarySheet) breakeven(t Table) error {
+	blk, more := collect(t, summaryTableRows)
+	blk = dropConstantKeys(blk, 4)
+	for j, c := range blk.Columns {
+		if c.Kind == Float {
+			blk.Columns[j].Decimals = 4 // the exact fractions stand beside
+		}
+	}
+	blk.Title = "Break-even: the declared interval with the least expected total, by failure probability" + blk.Title
+	ss.row++
+	if err := ss.block(ss.row, blk); err != nil {
+		return err
+	}
+	ss.row += 2 + len(blk.Rows)
+	if more > 0 {
+		return ss.paragraph(fmt.Sprintf("%d more rows on the breakeven sheet.", more))
+	}
+	return nil
+}
+
+// collect reads up to n rows of a table into a block, and returns how
+// many rows it left out.
+func collect(t Table, n int) (Block, int) {
+	blk := Block{Columns: t.Columns}
+	more := 0
+	for row := range t.Rows {
+		if len(blk.Rows) == n {
+			more++
+			continue
+		}
+		blk.Rows = append(blk.Rows, slices.Clone(row))
+	}
+	return blk, more
+}
+
+// dropConstantKeys removes, of the first keys columns, those with the
+// same value in every row, and names them and their values in the block's
+// title, after a comma.
+func dropConstantKeys(blk Block, keys int) Block {
+	var keep []int
+	var named []string
+	for j, c := range blk.Columns {
+		same := len(blk.Rows) > 0
+		for _, r := range blk.Rows {
+			same = same && r[j] == blk.Rows[0][j]
+		}
+		if j < keys && same {
+			named = append(named, c.Name+" "+blk.Rows[0][j].String())
+			continue
+		}
+		keep = append(keep, j)
+	}
+	out := Block{}
+	if len(named) > 0 {
+		out.Title = " (" + strings.Join(named, ", ") + ")"
+	}
+	for _, j := range keep {
+		out.Columns = append(out.Columns, blk.Columns[j])
+	}
+	for _, r := range blk.Rows {
+		row := make([]Value, len(keep))
+		for i, j := range keep {
+			row[i] = r[j]
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// decisionMap is the best interval of one source by probability (rows)
+// and state rows (columns).
+type decisionMap struct {
+	source        string
+	probabilities []Value
+	stateRows     []Value
+	best          map[[2]int]Value
+}
+
+// decisionMaps writes, per source (at most summaryMaps), the best interval
+// by failure probability down and state rows across, with a colour scale
+// from short intervals to long and none in grey, when the map has more
+// than one cell.
+func (ss *summarySheet) decisionMaps(t Table) error {
+	col := func(name string) int {
+		return slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == name })
+	}
+	seed, subs, periods := col("seed"), col("subscribers"), col("periods")
+	sr, p, best := col("state_rows"), col("probability"), col("best_interval")
+	if min(seed, subs, periods, sr, p, best) < 0 {
+		return nil
+	}
+	var maps []*decisionMap
+	for row := range t.Rows {
+		source := fmt.Sprintf("seed %s, %s subscribers, %s periods", row[seed], row[subs], row[periods])
+		if len(maps) == 0 || maps[len(maps)-1].source != source {
+			maps = append(maps, &decisionMap{source: source, best: map[[2]int]Value{}})
+		}
+		m := maps[len(maps)-1]
+		i := slices.Index(m.probabilities, row[p])
+		if i < 0 {
+			i = len(m.probabilities)
+			m.probabilities = append(m.probabilities, row[p])
+		}
+		j := slices.Index(m.stateRows, row[sr])
+		if j < 0 {
+			j = len(m.stateRows)
+			m.stateRows = append(m.stateRows, row[sr])
+		}
+		m.best[[2]int{i, j}] = row[best]
+	}
+	for k, m := range maps {
+		if k == summaryMaps {
+			return ss.paragraph(fmt.Sprintf("Decision maps are shown for the first %d of %d sources; the decisions sheet has every one.", summaryMaps, len(maps)))
+		}
+		if len(m.probabilities)*len(m.stateRows) < 2 {
+			continue
+		}
+		if err := ss.decisionMap(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decisionMap writes one decision map.
+func (ss *summarySheet) decisionMap(m *decisionMap) error {
+	rows, cols := spread(len(m.probabilities), mapRows), spread(len(m.stateRows), mapCols)
+	blk := Block{
+		Title:   "Decision map: the best interval by failure probability (down) and state rows (across), " + m.source,
+		Columns: []Column{{Name: "failure probability", Kind: Float, Decimals: -1}},
+	}
+	for _, j := range cols {
+		blk.Columns = append(blk.Columns, Column{Name: "state rows " + m.stateRows[j].String(), Kind: Text})
+	}
+	for _, i := range rows {
+		row := []Value{m.probabilities[i]}
+		for _, j := range cols {
+			row = append(row, intervalValue(m.best[[2]int{i, j}]))
+		}
+		blk.Rows = append(blk.Rows, row)
+	}
+	ss.row++
+	top := ss.row
+	if err := ss.block(top, blk); err != nil {
+		return err
+	}
+	ss.row += 2 + len(blk.Rows)
+	ref := cellName(2, top+2) + ":" + cellName(len(blk.Columns), top+1+len(blk.Rows))
+	if err := ss.colourScale(ref); err != nil {
+		return err
+	}
+	if len(rows) < len(m.probabilities) || len(cols) < len(m.stateRows) {
+		return ss.paragraph(fmt.Sprintf("An even selection of %d of %d probabilities and %d of %d state rows; the decisions sheet has every one.",
+			len(rows), len(m.probabilities), len(cols), len(m.stateRows)))
+	}
+	return ss.paragraph("Colours run from red (short intervals, many checkpoints) to green (long ones); none, no checkpoint at all, is grey.")
+}
+
+// colourScale colours the numbers of a range from red (least) through
+// yellow to green (greatest), and the word none grey.
+func (ss *summarySheet) colourScale(ref string) error {
+	grey, err := ss.b.conditionalStyle(plainStyle)
+	if err != nil {
+		return err
+	}
+	return ss.b.f.SetConditionalFormat(ss.name, ref, []excelize.ConditionalFormatOptions{
+		{Type: "cell", Criteria: "==", Value: `"none"`, Format: &grey},
+		{Type: "3_color_scale", Criteria: "=", MinType: "min", MidType: "percentile", MidValue: "50", MaxType: "max",
+			MinColor: "#F8696B", MidColor: "#FFEB84", MaxColor: "#63BE7B"},
+	})
+}
+
+// spread returns the indexes of at most k of n items, evenly spread, the
+// first and the last included.
+func spread(n, k int) []int {
+	if n <= k {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	out := make([]int, k)
+	for j := range out {
+		out[j] = j * (n - 1) / (k - 1)
+	}
+	return out
+}
+
+// intervalValue returns an interval's cell as a number when it is one, so
+// that a colour scale sees it; none stays text.
+func intervalValue(v Value) Value {
+	switch x := numericCellValue(v).(type) {
+	case int64:
+		return IntValue(x)
+	case float64:
+		return FloatValue(x)
+	}
+	return v
+}

@@ -1,0 +1,147 @@
+package results_test
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"ckptlab/results"
+)
+
+// tableOf returns a table of the given rows.
+func tableOf(name string, cols []results.Column, rows [][]results.Value) results.Table {
+	return results.Table{Name: name, Columns: cols, Rows: func(yield func([]results.Value) bool) {
+		for _, r := range rows {
+			if !yield(r) {
+				return
+			}
+		}
+	}}
+}
+
+// decidedSet returns the lesson's set with decision tables, break-even
+// pieces and a headline made up for the writers to show: two state-row
+// counts, so that the decision map has two columns. Their figures are
+// inputs, not checked against the model.
+func decidedSet(t testing.TB) results.Set {
+	s := lessonSet(t)
+	i, f, x := results.IntValue, results.FloatValue, results.TextValue
+	var decisions [][]results.Value
+	for _, sr := range []int64{200, 400} {
+		for _, d := range []struct {
+			p    float64
+			best string
+		}{{1, "4"}, {0.75, "6"}, {0.5, "none"}, {0.25, "none"}} {
+			best := d.best
+			if sr == 400 && d.p == 1 {
+				best = "6"
+			}
+			decisions = append(decisions, []results.Value{
+				i(20260218), i(200), i(12), i(sr), f(d.p), x(best), f(927.3), x("4"), i(1200),
+				x("4"), f(1200), x("7"), f(763.6), x("3.7"), x("none"),
+			})
+		}
+	}
+	s.Decisions = tableOf("decisions", results.DecisionColumns, decisions)
+	s.Breakeven = tableOf("breakeven", results.BreakevenColumns, [][]results.Value{
+		{i(20260218), i(200), i(12), i(200), x("none"), f(0), f(11.0 / 18), x("0"), x("11/18")},
+		{i(20260218), i(200), i(12), i(200), x("6"), f(11.0 / 18), f(11.0 / 12), x("11/18"), x("11/12")},
+		{i(20260218), i(200), i(12), i(200), x("4"), f(11.0 / 12), f(1), x("11/12"), x("1")},
+	})
+	s.Headline = []string{
+		"lesson: interval none is best for probabilities up to 11/18, 6 up to 11/12, then 4.",
+		"Over every interval, 7 beats every declared one at probability 1.",
+	}
+	return s
+}
+
+func TestXLSXDecisionSheets(t *testing.T) {
+	set := decidedSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	want := []string{"summary", "charts", "grid", "failures", "decisions", "breakeven",
+		"recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Fatalf("sheets %v, want %v", got, want)
+	}
+	for _, tab := range []results.Table{set.Decisions, set.Breakeven} {
+		got, err := f.GetRows(tab.Name, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareTable(t, tab.Name, tab.Columns, csvRecords(t, tab), got)
+		if panes, _ := f.GetPanes(tab.Name); !panes.Freeze || panes.YSplit != 1 {
+			t.Errorf("sheet %s: header not frozen", tab.Name)
+		}
+	}
+	// Interval columns hold numbers; none and fractions stay text.
+	for cell, want := range map[string]excelize.CellType{
+		"decisions!F2": excelize.CellTypeUnset, "decisions!F4": excelize.CellTypeInlineString,
+		"decisions!N2": excelize.CellTypeUnset, "decisions!O2": excelize.CellTypeInlineString,
+		"breakeven!E2": excelize.CellTypeInlineString, "breakeven!E3": excelize.CellTypeUnset,
+		"breakeven!I2": excelize.CellTypeInlineString,
+	} {
+		sheet, ref, _ := strings.Cut(cell, "!")
+		if got, _ := f.GetCellType(sheet, ref); got != want {
+			t.Errorf("%s has type %v, want %v", cell, got, want)
+		}
+	}
+}
+
+func TestXLSXSummary(t *testing.T) {
+	set := decidedSet(t)
+	f := openWorkbook(t, workbookBytes(t, set, 0))
+	rows, err := f.GetRows("summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(r []string) string { return strings.Join(r, "|") }
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, text(r))
+	}
+	find := func(want string) int {
+		return slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, want) })
+	}
+	if rows[0][0] != "ckptlab: lesson" {
+		t.Errorf("the summary starts %q, want the experiment's name", rows[0])
+	}
+	for _, want := range []string{
+		"probabilities 1, 0.75, 0.5, 0.25; intervals none, 6, 4, 3, 2, 1", // the settings, plain
+		set.Headline[0], set.Headline[1],
+		"Break-even", "(seed 20260218, subscribers 200, periods 12, state_rows 200)",
+		"interval|from_probability|to_probability|from_fraction|to_fraction",
+		"none|0.0000|0.6111|0|11/18", "6|0.6111|0.9167|11/18|11/12",
+		"Decision map", "failure probability|state rows 200|state rows 400",
+	} {
+		if find(want) < 0 {
+			t.Errorf("the summary lacks %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	// The map: probability down, state rows across, best interval in each
+	// cell, with a colour scale over the cells.
+	top := find("failure probability|state rows 200|state rows 400")
+	if top < 0 {
+		t.FailNow()
+	}
+	wantMap := []string{"1|4|6", "0.75|6|6", "0.5|none|none", "0.25|none|none"}
+	if got := lines[top+1 : top+5]; !slices.Equal(got, wantMap) {
+		t.Errorf("decision map %q, want %q", got, wantMap)
+	}
+	formats, err := f.GetConditionalFormats("summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := "B" + itoa(top+2) + ":C" + itoa(top+5)
+	var types []string
+	for _, r := range formats[ref] {
+		types = append(types, r.Type)
+	}
+	if !slices.Contains(types, "3_color_scale") {
+		t.Errorf("the decision map %s has conditional formats %v, want a colour scale; all: %+v", ref, types, formats)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
