@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,19 +133,9 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 // folder and compares bytes; when they differ, it names the parts of the
 // archive that do.
 func checkBinary(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Difference{Missing: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return &Difference{Detail: "not a regular file"}, nil
-	}
-	got, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	got, d, err := openRegular(path)
+	if got == nil {
+		return d, err
 	}
 	defer got.Close()
 	want, err := temps.createTemp("", "ckptlab-check-*"+filepath.Ext(path))

@@ -81,19 +81,9 @@ func cellText(s string) string {
 // Only a regular file is read: a FIFO or a device in the folder is a
 // difference, not something to wait on or read forever.
 func checkText(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Difference{Missing: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return &Difference{Detail: "not a regular file"}, nil
-	}
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	file, d, err := openRegular(path)
+	if file == nil {
+		return d, err
 	}
 	defer file.Close()
 	pr, pw := io.Pipe()
@@ -206,4 +196,23 @@ func cellDiffs(header []string, want, got string) []CellDiff {
 		}
 	}
 	return out
+}
+
+// openRegular opens a file of the output folder for a comparison. A file
+// that is missing, or that is not a regular file (a FIFO, a device), is a
+// difference rather than something to wait on or read forever: openRegular
+// then returns no file and that difference, or an error.
+func openRegular(path string) (*os.File, *Difference, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &Difference{Missing: true}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Difference{Detail: "not a regular file"}, nil
+	}
+	f, err := os.Open(path)
+	return f, nil, err
 }

@@ -257,11 +257,16 @@ func (b *workbook) style(role styleRole, decimals int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	b.remember(key, id)
+	return id, nil
+}
+
+// remember keeps a style's id for later cells of the same key.
+func (b *workbook) remember(key styleKey, id int) {
 	if b.styles == nil {
 		b.styles = make(map[styleKey]int)
 	}
 	b.styles[key] = id
-	return id, nil
 }
 
 // conditionalStyle returns the id of a conditional format's style, making
@@ -284,10 +289,7 @@ func (b *workbook) conditionalStyle(role styleRole) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if b.styles == nil {
-		b.styles = make(map[styleKey]int)
-	}
-	b.styles[key] = id
+	b.remember(key, id)
 	return id, nil
 }
 

@@ -32,6 +32,15 @@ exclude:
   - {seed: 2, periods: 10}
 `
 
+// casesExperiment returns the experiment of casesFile.
+func casesExperiment() *Experiment {
+	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	if err != nil {
+		panic(err) // casesFile is valid; TestCasesEqualSeparateRuns says so
+	}
+	return e
+}
+
 // rowsOf returns the rows of a table as text, one string per row.
 func rowsOf(t results.Table) [][]results.Value {
 	var out [][]results.Value

@@ -61,7 +61,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 // newRoot returns the ckptlab command with its subcommands, one file each:
-// run.go, validate.go, plan.go, version.go. A new subcommand is one more
+// run.go, validate.go, plan.go, version.go, merge.go. A new subcommand is one more
 // constructor added here.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -91,7 +91,7 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 	root.SetVersionTemplate("ckptlab {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddCommand(newRunCmd(stdout, stderr), newValidateCmd(stdout, stderr),
-		newPlanCmd(stdout, stderr), newVersionCmd(stdout))
+		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr))
 	return root
 }
 

@@ -32,6 +32,8 @@ type runFlags struct {
 	maxMemory int64 // MiB
 	quiet     bool
 	check     bool
+	shard     string
+	shardOf   runner.Shard // shard, parsed; zero for an unsharded run
 }
 
 // newRunCmd returns ckptlab run, which evaluates experiments and writes
@@ -39,7 +41,7 @@ type runFlags struct {
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] FILE...",
+		Use:   "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE...",
 		Short: "Evaluate experiments and write their tables into OUT/<name>/",
 		Long: `Evaluate experiments and write their tables into OUT/<name>/.
 
@@ -55,6 +57,9 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if f.jobs < 0 {
 				return usagef(cmd, "-j %d is not a number of jobs (want >= 1)", f.jobs)
 			}
+			if err := parseShardFlag(cmd, &f); err != nil {
+				return err
+			}
 			if f.out == "-" && (f.check || !slices.Equal(f.formats.list, []string{results.FormatMD})) {
 				return usagef(cmd, "-o - writes the Markdown to stdout: it takes --format md alone, without --check")
 			}
@@ -69,6 +74,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a run any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
 	fl.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	fl.StringVar(&f.shard, "shard", "", "count only shard `I/N` (1-based) into OUT/<name>/shards/I-of-N, for ckptlab merge; auto or auto/N reads I (and N) from the batch engine's environment")
 	fl.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
 	return cmd
 }
@@ -94,6 +100,16 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 	})
 	var checked, differ int
 	for _, e := range exps {
+		if f.shardOf.Valid() {
+			if err := runShard(ctx, e, f.shardOf, f, stdout, stderr); err != nil {
+				if ctx.Err() != nil {
+					return interrupted(ctx, stderr)
+				}
+				fmt.Fprintf(stderr, "ckptlab run: %s: %v%s\n", e.File, err, writeHint(err))
+				return exitFailed
+			}
+			continue
+		}
 		n, d, err := runOne(ctx, e, f, stdout, stderr)
 		if err != nil && ctx.Err() != nil {
 			return interrupted(ctx, stderr)

@@ -1,0 +1,249 @@
+// Package deploy holds examples that run ckptlab's shards on batch engines;
+// its tests check that they parse and agree with themselves and with the
+// command line, since no cluster is at hand to apply them to.
+package deploy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// decodeAll decodes every YAML document of a file into generic values.
+func decodeAll(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []map[string]any
+	for {
+		var doc map[string]any
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return docs
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		docs = append(docs, doc)
+	}
+}
+
+// at walks a path of keys and list indexes through decoded YAML.
+func at(v any, path ...any) any {
+	for _, k := range path {
+		switch k := k.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// job is what the tests read of a Kubernetes Job.
+type job struct {
+	name  string
+	spec  map[string]any
+	pod   any
+	image string
+	args  []string
+}
+
+// jobOf checks that doc is a batch/v1 Job with one container and returns it.
+func jobOf(t *testing.T, doc map[string]any) job {
+	t.Helper()
+	if doc["apiVersion"] != "batch/v1" || doc["kind"] != "Job" {
+		t.Fatalf("%v %v, want a batch/v1 Job", doc["apiVersion"], doc["kind"])
+	}
+	j := job{name: fmt.Sprint(at(doc, "metadata", "name"))}
+	j.spec, _ = doc["spec"].(map[string]any)
+	j.pod = at(j.spec, "template", "spec")
+	if at(j.pod, "restartPolicy") != "Never" {
+		t.Errorf("job %s: restartPolicy %v, want Never", j.name, at(j.pod, "restartPolicy"))
+	}
+	if at(j.pod, "securityContext", "runAsNonRoot") != true {
+		t.Errorf("job %s: pods may run as root", j.name)
+	}
+	containers, _ := at(j.pod, "containers").([]any)
+	if len(containers) != 1 {
+		t.Fatalf("job %s: %d containers, want 1", j.name, len(containers))
+	}
+	j.image = fmt.Sprint(at(containers[0], "image"))
+	for _, a := range at(containers[0], "args").([]any) {
+		j.args = append(j.args, fmt.Sprint(a))
+	}
+	return j
+}
+
+// flagValue returns the value after flag in args.
+func flagValue(args []string, flag string) string {
+	if i := slices.Index(args, flag); i >= 0 && i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
+}
+
+// TestKubernetes checks the Indexed Job and its merge Job: N equal in
+// completions and --shard auto/N, both on the same image, volume and
+// output folder, the experiment file one that the image holds.
+func TestKubernetes(t *testing.T) {
+	docs := decodeAll(t, filepath.Join("kubernetes", "shards.yaml"))
+	if len(docs) != 2 || docs[0]["kind"] != "PersistentVolumeClaim" {
+		t.Fatalf("shards.yaml: want a PersistentVolumeClaim and a Job")
+	}
+	claim := at(docs[0], "metadata", "name")
+	shards := jobOf(t, docs[1])
+	merge := jobOf(t, decodeAll(t, filepath.Join("kubernetes", "merge.yaml"))[0])
+
+	if shards.spec["completionMode"] != "Indexed" {
+		t.Errorf("shards: completionMode %v, want Indexed", shards.spec["completionMode"])
+	}
+	n, _ := shards.spec["completions"].(int)
+	if want := fmt.Sprintf("auto/%d", n); n < 1 || flagValue(shards.args, "--shard") != want {
+		t.Errorf("shards: completions %v and args %v, want --shard %s", shards.spec["completions"], shards.args, want)
+	}
+	if shards.args[0] != "run" || merge.args[0] != "merge" {
+		t.Errorf("commands %q and %q, want run and merge", shards.args[0], merge.args[0])
+	}
+	if shards.image != merge.image {
+		t.Errorf("images %s and %s differ", shards.image, merge.image)
+	}
+	for _, j := range []job{shards, merge} {
+		if got := at(j.pod, "volumes", 0, "persistentVolumeClaim", "claimName"); got != claim {
+			t.Errorf("job %s: volume claim %v, want %v", j.name, got, claim)
+		}
+		out := flagValue(j.args, "-o")
+		if at(j.pod, "containers", 0, "volumeMounts", 0, "mountPath") != out {
+			t.Errorf("job %s: writes -o %s, which is not the mounted volume", j.name, out)
+		}
+	}
+	if a, b := shards.args[len(shards.args)-1], merge.args[len(merge.args)-1]; a != b || !imageHolds(t, a) {
+		t.Errorf("experiment files %s and %s: want one the image holds, the same in both", a, b)
+	}
+}
+
+// imageHolds reports whether a path in the image is an experiment file
+// that deploy/Dockerfile copies in.
+func imageHolds(t *testing.T, path string) bool {
+	docker, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, ok := strings.CutPrefix(path, "/experiments/")
+	if !ok || !strings.Contains(string(docker), "COPY experiments/ /experiments/") {
+		return false
+	}
+	_, err = os.Stat(filepath.Join("..", "experiments", rel))
+	return err == nil
+}
+
+// TestWorkflow checks the GitHub Actions example: the matrix lists shards
+// 1..N, each shard runs --shard I/N and uploads its own file, and the merge
+// job needs the shards and downloads every file into one folder.
+func TestWorkflow(t *testing.T) {
+	wf := decodeAll(t, filepath.Join("github", "shards.yml"))[0]
+	shard, merge := at(wf, "jobs", "shard"), at(wf, "jobs", "merge")
+	matrix, _ := at(shard, "strategy", "matrix", "shard").([]any)
+	n := len(matrix)
+	for i, v := range matrix {
+		if v != i+1 {
+			t.Errorf("matrix.shard[%d] = %v, want %d", i, v, i+1)
+		}
+	}
+	var run, upload string
+	for _, step := range at(shard, "steps").([]any) {
+		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "--shard") {
+			run = r
+		}
+		if at(step, "uses") == "actions/upload-artifact@v4" {
+			upload = fmt.Sprint(at(step, "with", "path"))
+		}
+	}
+	want := "--shard ${{ matrix.shard }}/" + strconv.Itoa(n)
+	if n == 0 || !strings.Contains(run, want) {
+		t.Errorf("the shard step runs %q, want %q", run, want)
+	}
+	if want := "/shards/${{ matrix.shard }}-of-" + strconv.Itoa(n); !strings.HasSuffix(upload, want) {
+		t.Errorf("the shard job uploads %q, want the file ending %q", upload, want)
+	}
+	if at(merge, "needs") != "shard" {
+		t.Errorf("merge needs %v, want shard", at(merge, "needs"))
+	}
+	var download, merged string
+	for _, step := range at(merge, "steps").([]any) {
+		if at(step, "uses") == "actions/download-artifact@v4" {
+			download = fmt.Sprint(at(step, "with", "path"))
+		}
+		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "ckptlab merge") {
+			merged = r
+		}
+	}
+	if download == "" || download != strings.TrimSuffix(upload, "/${{ matrix.shard }}-of-"+strconv.Itoa(n)) {
+		t.Errorf("the merge job downloads into %q, want the folder the shards uploaded from (%q)", download, upload)
+	}
+	if merged == "" {
+		t.Error("the merge job runs no ckptlab merge")
+	}
+}
+
+// TestSlurm checks that the merge job depends on the array with afterok and
+// that the array's tasks use --shard auto.
+func TestSlurm(t *testing.T) {
+	submit, err := os.ReadFile(filepath.Join("slurm", "submit.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := os.ReadFile(filepath.Join("slurm", "shards.sbatch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`sbatch --parsable --array=0-\$\(\(n - 1\)\) "\$here/shards\.sbatch"`),
+		regexp.MustCompile(`--dependency=afterok:"\$shards"`),
+		regexp.MustCompile(`ckptlab merge `),
+	} {
+		if !want.Match(submit) {
+			t.Errorf("submit.sh does not match %s", want)
+		}
+	}
+	if !bytes.Contains(batch, []byte("--shard auto")) {
+		t.Error("shards.sbatch does not run --shard auto")
+	}
+}
+
+// TestDockerfile checks the image: built in one stage, a static binary
+// copied into a second, run as a user other than root.
+func TestDockerfile(t *testing.T) {
+	data, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if n := strings.Count(text, "\nFROM "); n != 2 {
+		t.Errorf("%d FROM lines, want a build stage and a run stage", n)
+	}
+	for _, want := range []string{"CGO_ENABLED=0", "COPY --from=build", "\nUSER nonroot"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package runner
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Shard names the I-th of N parts of an experiment's work, 1-based as
+// `ckptlab run --shard I/N` writes it.
+type Shard struct{ I, N int }
+
+// String returns the shard as its file is named: "I-of-N".
+func (s Shard) String() string { return fmt.Sprintf("%d-of-%d", s.I, s.N) }
+
+// Valid reports whether 1 <= I <= N.
+func (s Shard) Valid() bool { return s.N >= 1 && s.I >= 1 && s.I <= s.N }
+
+// Part returns the pieces of the I-th of N parts of the work, at most one
+// per source, in source order.
+//
+// The parts are balanced by work, a source of S subscribers and P periods
+// weighing S×P: lay the sources end to end in SourceList order on a line
+// of T = Σ S×P units, subscriber i of a source taking the P units after
+// those of subscriber i-1; part I holds the subscribers whose first unit u
+// has ⌊(I−1)·T/N⌋ ≤ u < ⌊I·T/N⌋. Every subscriber has one first unit, so
+// it is in exactly one part; each part holds T/N units give or take one
+// subscriber's periods; a source larger than a part is cut into subscriber
+// ranges (whose tallies merge exactly), and a part may also start or end
+// inside a smaller source. The parts depend only on the sources, so every
+// machine computes the same ones. A part is empty when N exceeds the
+// number of subscribers.
+func (e *Experiment) Part(s Shard) []Piece {
+	srcs := e.SourceList()
+	var total uint64
+	for _, src := range srcs {
+		total += uint64(src.Subscribers) * uint64(src.Periods)
+	}
+	from, to := cut(total, s.I-1, s.N), cut(total, s.I, s.N)
+	var out []Piece
+	var start uint64 // the source's first unit
+	for k, src := range srcs {
+		p := uint64(src.Periods)
+		first := func(b uint64) int { // the first subscriber whose first unit is >= b
+			if b <= start {
+				return 0
+			}
+			return int(min((b-start+p-1)/p, uint64(src.Subscribers)))
+		}
+		if lo, hi := first(from), first(to); lo < hi {
+			out = append(out, Piece{Source: k, Lo: lo, Hi: hi})
+		}
+		start += uint64(src.Subscribers) * p
+	}
+	return out
+}
+
+// cut returns ⌊k·total/n⌋ without overflow, for 0 <= k <= n.
+func cut(total uint64, k, n int) uint64 {
+	hi, lo := bits.Mul64(total, uint64(k))
+	q, _ := bits.Div64(hi, lo, uint64(n))
+	return q
+}
+
+// within returns the pieces of work that lie inside part: the work pieces,
+// in source order, cut to the part's ranges (at most one per source), so
+// that a shard keeps the granularity Count draws in parallel.
+func within(work, part []Piece) []Piece {
+	var out []Piece
+	j := 0
+	for _, w := range work {
+		for j < len(part) && part[j].Source < w.Source {
+			j++
+		}
+		if j == len(part) {
+			break
+		}
+		p := part[j]
+		if p.Source != w.Source {
+			continue
+		}
+		if lo, hi := max(w.Lo, p.Lo), min(w.Hi, p.Hi); lo < hi {
+			out = append(out, Piece{Source: w.Source, Lo: lo, Hi: hi})
+		}
+	}
+	return out
+}

@@ -1,0 +1,263 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ckptlab/model"
+	"ckptlab/results"
+)
+
+// ShardsDir returns the folder of an experiment's shard files,
+// dir/<name>/shards: input to merge, not part of the output set.
+func ShardsDir(dir string, e *Experiment) string {
+	return filepath.Join(dir, e.Name, results.ShardsDir)
+}
+
+// Hash returns the hash of the resolved experiment that shard files carry:
+// the results.Set.ConfigHash of its configuration. Shards of one run agree
+// on it however the file was laid out or overridden.
+func (e *Experiment) Hash() string {
+	return results.Set{Config: e.Config()}.ConfigHash()
+}
+
+// ShardRun says what RunShard did.
+type ShardRun struct {
+	// Path is the shard file.
+	Path string
+	// Kept is set when a matching shard file was already at Path: nothing
+	// was recomputed.
+	Kept bool
+	// Replaced, when set, says why a file already at Path did not match
+	// and was made again.
+	Replaced error
+}
+
+// RunShard counts shard s of the experiment and writes its shard file into
+// ShardsDir(dir, e), atomically. A shard is idempotent: when a complete
+// file of the same experiment and shard is already there, RunShard keeps it
+// and counts nothing, so engines that retry a shard, and a user who reruns
+// a partial run, redo only what is missing.
+func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir string) (ShardRun, error) {
+	if !s.Valid() {
+		return ShardRun{}, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N)", s.I, s.N)
+	}
+	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
+	hash := e.Hash()
+	if _, err := os.Lstat(run.Path); err == nil {
+		f, err := ReadShardFile(run.Path)
+		if err == nil {
+			err = e.checkShard(f, hash)
+		}
+		if err == nil && f.Shard != s {
+			err = fmt.Errorf("it holds shard %d of %d", f.Shard.I, f.Shard.N)
+		}
+		if err == nil {
+			run.Kept = true
+			return run, nil
+		}
+		run.Replaced = err
+	}
+
+	part := e.Part(s)
+	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
+	if len(part) > 0 {
+		tallies, err := Count(ctx, e, opt, within(e.Work(), part))
+		if err != nil {
+			return run, err
+		}
+		for src, t := range tallies {
+			if t != nil {
+				f.Tallies = append(f.Tallies, SourceTally{Source: src, Tally: t})
+			}
+		}
+	}
+	// Hold the output folder's lock while writing, so that a set swapped
+	// in at the same time (a merge, a run) cannot move shards/ away from
+	// under the rename. The lock file lives in OUT, which must exist first.
+	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
+		return run, err
+	}
+	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	if err != nil {
+		return run, err
+	}
+	defer unlock()
+	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
+		return run, err
+	}
+	return run, writeShardFile(run.Path, f)
+}
+
+// checkShard reports whether f is a shard of this experiment: the same name
+// and hash, the pieces of its part, and a tally of the right shape for each
+// source they touch, in source order.
+func (e *Experiment) checkShard(f *ShardFile, hash string) error {
+	if f.Name != e.Name || f.Hash != hash {
+		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
+			f.Name, f.Hash, e.Name, hash)
+	}
+	if !f.Shard.Valid() {
+		return fmt.Errorf("shard %d of %d does not exist", f.Shard.I, f.Shard.N)
+	}
+	if !slices.Equal(f.Pieces, e.Part(f.Shard)) {
+		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
+	}
+	srcs, parts := e.SourceList(), e.partitionings()
+	if len(f.Tallies) != len(f.Pieces) {
+		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
+	}
+	for i, t := range f.Tallies {
+		if t.Source != f.Pieces[i].Source || !fits(t.Tally, srcs[t.Source], parts) {
+			return fmt.Errorf("the tally of source %d does not fit the experiment", t.Source)
+		}
+	}
+	return nil
+}
+
+// fits reports whether t has the periods and partitionings of a tally of
+// src, so that merging it cannot fail.
+func fits(t *model.Tally, src model.Source, parts []model.Partitioning) bool {
+	return t.Periods() == src.Periods && slices.Equal(t.Partitionings(), parts)
+}
+
+// MissingShardsError is Merge's error when shard files are missing.
+type MissingShardsError struct {
+	Dir     string
+	N       int
+	Missing []int // 1-based shard indexes, increasing
+}
+
+func (m *MissingShardsError) Error() string {
+	idx := make([]string, len(m.Missing))
+	for i, k := range m.Missing {
+		idx[i] = fmt.Sprint(k)
+	}
+	return fmt.Sprintf("%s: %d of %d shard files missing: %s (run each with ckptlab run --shard I/%d)",
+		m.Dir, len(m.Missing), m.N, strings.Join(idx, ", "), m.N)
+}
+
+// Merge reads the shard files of the experiment in ShardsDir(dir, e) and
+// returns the result an unsharded run gives, to the last count.
+//
+// It refuses, listing every problem at once: a folder without shard files,
+// a file that is not a complete shard file, a shard of another experiment,
+// shards of more than one N, a shard present twice, and missing shards
+// (a *MissingShardsError among the joined errors; a shard whose file is
+// there but refused is reported once, as refused). Hidden files, the
+// temporaries of shards still running or killed, are ignored. Files are
+// read one at a time and their tallies summed: time and memory grow with
+// the tallies, never with subscribers. It waits for the output folder's
+// lock (results.LockFolder), which ctx may end.
+func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
+	folder := ShardsDir(dir, e)
+	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+		return nil, noShards
+	}
+	// Read under the output folder's lock: no shard is renamed in, and no
+	// set swapped in, while the files are read.
+	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	entries, err := os.ReadDir(folder)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, noShards
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := merger{e: e, hash: e.Hash(), srcs: e.SourceList(), parts: e.partitionings(),
+		seen: map[Shard]string{}, bad: map[string]bool{}}
+	m.tallies = make([]*model.Tally, len(m.srcs))
+	for _, entry := range entries {
+		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
+			m.add(folder, name)
+		}
+	}
+	switch len(m.ns) {
+	case 0:
+		if len(m.problems) == 0 {
+			return nil, noShards
+		}
+	case 1:
+		m.missing(folder)
+	default:
+		slices.Sort(m.ns)
+		m.problems = append(m.problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
+			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.ns)), ", "), "[]")))
+	}
+	if len(m.problems) > 0 {
+		return nil, errors.Join(m.problems...)
+	}
+	return Assemble(e, m.tallies), nil
+}
+
+// merger sums the tallies of shard files one at a time and collects every
+// problem it meets.
+type merger struct {
+	e        *Experiment
+	hash     string
+	srcs     []model.Source
+	parts    []model.Partitioning
+	tallies  []*model.Tally // per source, summed so far
+	problems []error
+	bad      map[string]bool  // names of the files refused
+	seen     map[Shard]string // the file each shard came from
+	ns       []int            // the Ns met, in order
+}
+
+// add reads one file and adds its tallies, or records why it cannot.
+func (m *merger) add(folder, name string) {
+	path := filepath.Join(folder, name)
+	f, err := ReadShardFile(path)
+	if err == nil {
+		if err = m.e.checkShard(f, m.hash); err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err != nil {
+		m.problems = append(m.problems, err)
+		m.bad[name] = true
+		return
+	}
+	if !slices.Contains(m.ns, f.Shard.N) {
+		m.ns = append(m.ns, f.Shard.N)
+	}
+	if other, ok := m.seen[f.Shard]; ok {
+		m.problems = append(m.problems, fmt.Errorf("%s: shard %d of %d twice, also in %s; remove one",
+			path, f.Shard.I, f.Shard.N, other))
+		return
+	}
+	m.seen[f.Shard] = path
+	for _, t := range f.Tallies {
+		if m.tallies[t.Source] == nil {
+			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
+		}
+		m.tallies[t.Source].Merge(t.Tally)
+	}
+}
+
+// missing records the shards of the one N met that no file holds, leaving
+// out those whose file is there but was refused: that is reported already.
+func (m *merger) missing(folder string) {
+	n := m.ns[0]
+	var missing []int
+	for i := 1; i <= n; i++ {
+		s := Shard{i, n}
+		if _, ok := m.seen[s]; !ok && !m.bad[s.String()] {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		m.problems = append(m.problems, &MissingShardsError{Dir: folder, N: n, Missing: missing})
+	}
+}
