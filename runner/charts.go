@@ -32,26 +32,38 @@ const (
 //     several worker counts.
 //
 // Where there are more intervals than a chart shows clearly, it shows
-// representative ones and its note says which.
+// representative ones and its note says which. Charts follow the cases and
+// the exclusions as the views do: each source with its case's axes, the
+// intervals and partitionings with a point left.
 func (r *Result) Charts() []results.Chart {
-	e := r.Exp
 	var expected, sawtooth, workers []results.Chart
 	for _, sr := range r.Sources {
+		g := sr.Grid
 		title := sr.title()
 		costs := sr.Parts[0].Costs
-		for _, stateRows := range e.StateRowsFor(sr.Source.Subscribers) {
-			expected = append(expected, expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), costs, stateRows, e.Probabilities))
+		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
+			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
+			if none(left) {
+				continue
+			}
+			expected = append(expected, expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), pick(costs, left), stateRows, g.Probabilities))
 		}
-		sawtooth = append(sawtooth, sr.sawtoothChart(title))
-		if len(e.Workers) > 1 {
-			for _, key := range e.PartitionKeys {
+		var intervals []model.Interval
+		for _, c := range pick(costs, r.anyLeft(sr, nil, nil, nil)) {
+			intervals = append(intervals, c.Interval)
+		}
+		sawtooth = append(sawtooth, sr.sawtoothChart(title, intervals))
+		if len(g.Workers) > 1 {
+			for _, key := range g.PartitionKeys {
 				var parts []*PartResult
 				for _, pr := range sr.Parts {
-					if pr.Key == key {
+					if pr.Key == key && !none(r.anyLeft(sr, []*PartResult{pr}, nil, nil)) {
 						parts = append(parts, pr)
 					}
 				}
-				workers = append(workers, workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts))
+				if len(parts) > 1 {
+					workers = append(workers, workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts))
+				}
 			}
 		}
 	}
@@ -119,27 +131,27 @@ func chartProbabilities(declared []float64) []float64 {
 }
 
 // sawtoothChart plots the rows recomputed at each failure of the failure
-// set, a line per representative interval.
-func (sr *SourceResult) sawtoothChart(title string) results.Chart {
-	shown := representatives(len(sr.Intervals), nil)
+// set, a line per representative interval of the given ones.
+func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval) results.Chart {
+	shown := representatives(len(intervals), nil)
 	c := results.Chart{
 		Data:   results.Block{Title: "Rows recomputed against the failure period: " + title},
 		YTitle: "rows recomputed",
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure period", Kind: results.Text})
 	for _, i := range shown {
-		c.Data.Columns = append(c.Data.Columns, results.Column{Name: "interval " + sr.Intervals[i].String(), Kind: results.Int})
+		c.Data.Columns = append(c.Data.Columns, results.Column{Name: "interval " + intervals[i].String(), Kind: results.Int})
 	}
 	for _, f := range sr.Failures {
 		row := []results.Value{results.TextValue(sr.Source.Label(f))}
 		for _, i := range shown {
-			row = append(row, results.IntValue(sr.Stream.Recomputed(sr.Intervals[i], f)))
+			row = append(row, results.IntValue(sr.Stream.Recomputed(intervals[i], f)))
 		}
 		c.Data.Rows = append(c.Data.Rows, row)
 	}
 	c.Note = "Rows recomputed after a failure in each period of the failure set: a line climbs with the distance from the last checkpoint and falls to 0 on one."
-	if len(shown) < len(sr.Intervals) {
-		c.Note += " " + shownNote(intervalCosts(sr.Intervals), shown, "spread evenly over the declared ones")
+	if len(shown) < len(intervals) {
+		c.Note += " " + shownNote(intervalCosts(intervals), shown, "spread evenly over the declared ones")
 	}
 	return c
 }

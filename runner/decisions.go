@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"fmt"
+	"strings"
+
 	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -40,30 +43,42 @@ func (sr *SourceResult) outcomes() []decide.Outcomes {
 }
 
 // decisions yields every decision in the order of decisions.csv: sources
-// (seeds, subscribers, periods), then state rows, then probabilities, each
-// in declared order. Decisions do not depend on partitioning: the whole
+// (seeds, subscribers, periods, grid by grid of the cases), then state
+// rows, then probabilities, each in declared order. A decision weighs the
+// intervals with a point left in the grid, and there is none without one;
+// a decision two cases both hold with the same intervals comes once. Decisions do not depend on partitioning: the whole
 // stream's figures are the same in every part. Each costs O(intervals +
 // log n) for the declared criteria and O(P) for the optimum over every
 // interval, whose sums are computed once per source in O(P log P).
 func (r *Result) decisions(yield func(d *decision) bool) {
 	alpha := r.Exp.RiskLevel
+	seen := r.once()
 	for _, sr := range r.Sources {
 		costs := sr.Parts[0].Costs
 		outs := sr.outcomes()
 		sums := decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
 		n := len(sr.Failures)
-		for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
-			for _, prob := range r.Exp.Probabilities {
+		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
+			for _, prob := range sr.Grid.Probabilities {
+				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
+				if none(left) || seen(sr, stateRows, prob, left) {
+					continue
+				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
-				d.best = model.Best(costs, prob, stateRows)
+				d.best = bestLeft(costs, left, prob, stateRows)
 				d.bestTotal = costs[d.best].ExpectedTotal(prob, stateRows)
+				first := true
 				for i, c := range costs {
-					if w := c.WorstTotal(stateRows); i == 0 || w < d.worstTotal {
+					if !left[i] {
+						continue
+					}
+					if w := c.WorstTotal(stateRows); first || w < d.worstTotal {
 						d.worst, d.worstTotal = i, w
 					}
-					if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); i == 0 || t < d.tailTotal {
+					if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); first || t < d.tailTotal {
 						d.tail, d.tailTotal = i, t
 					}
+					first = false
 				}
 				d.optimal, d.optimalTotal = decide.Optimum(sums, n, prob, int64(stateRows))
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
@@ -111,18 +126,58 @@ type breakeven struct {
 
 // breakevens yields the envelope of every source and state size, in the
 // order of breakeven.csv. Each costs O(pieces × intervals) exact steps.
+// The envelope is over the intervals with a point left at the state size.
 func (r *Result) breakevens(yield func(b *breakeven) bool) {
+	seen := r.once()
 	for _, sr := range r.Sources {
 		costs := sr.Parts[0].Costs
-		for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
-			lines := make([]decide.Line, len(costs))
-			for i, c := range costs {
-				lines[i] = decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum}
+		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
+			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
+			if none(left) || seen(sr, stateRows, -1, left) {
+				continue
 			}
-			if !yield(&breakeven{sr, stateRows, decide.Envelope(lines, costs[0].N)}) {
+			var lines []decide.Line
+			var index []int // of each line, in the source's intervals
+			for i, c := range costs {
+				if left[i] {
+					lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
+					index = append(index, i)
+				}
+			}
+			pieces := decide.Envelope(lines, costs[0].N)
+			for i := range pieces {
+				pieces[i].Line = index[pieces[i].Line]
+			}
+			if !yield(&breakeven{sr, stateRows, pieces}) {
 				return
 			}
 		}
+	}
+}
+
+// once returns a function that reports whether a decision (prob >= 0) or
+// an envelope (prob < 0) of the same source, state rows and intervals left
+// came before: two cases that share a source, apart in partitioning,
+// would repeat it. Without cases nothing repeats, and nothing is kept.
+func (r *Result) once() func(sr *SourceResult, stateRows int, prob float64, left []bool) bool {
+	if len(r.Exp.Cases) < 2 {
+		return func(*SourceResult, int, float64, []bool) bool { return false }
+	}
+	seen := map[string]bool{}
+	return func(sr *SourceResult, stateRows int, prob float64, left []bool) bool {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%v %d %v", sr.Source, stateRows, prob)
+		for i, k := range sr.Intervals {
+			if left[i] {
+				b.WriteString(" " + k.String())
+			}
+		}
+		key := b.String()
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		return false
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -32,7 +33,11 @@ type Result struct {
 
 // SourceResult is one evaluated source.
 type SourceResult struct {
-	Source    model.Source
+	Source model.Source
+	// Grid is the grid, of the experiment's cases, the source belongs to:
+	// its axes give the source's partitionings, state rows, probabilities
+	// and intervals.
+	Grid      *Grid
 	Rows      int64
 	Drops     model.Drops
 	Intervals []model.Interval
@@ -174,14 +179,17 @@ func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*
 }
 
 // Assemble turns one complete tally per source (in SourceList order) into
-// the evaluated result.
+// the evaluated result: a source result for each source of each grid of
+// the cases, those of a source several cases share made from its one tally.
 func Assemble(e *Experiment, tallies []*model.Tally) *Result {
 	res := &Result{Exp: e}
-	for s, src := range e.SourceList() {
-		sr := &SourceResult{Source: src}
-		t := tallies[s]
+	gs := e.gridSources()
+	_, index := drawn(gs)
+	for i, g := range gs {
+		sr := &SourceResult{Source: g.Source, Grid: g.Grid}
+		t := tallies[index[i]]
 		if t == nil { // a source of no subscriber counted
-			t = model.NewTally(src.Periods, e.partitionings())
+			t = model.NewTally(g.Periods, e.partitionings())
 		}
 		sr.evaluate(e, t)
 		res.Sources = append(res.Sources, sr)
@@ -200,17 +208,20 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 	return Assemble(e, tallies), nil
 }
 
-// evaluate computes the source's costs from its tally.
+// evaluate computes the source's costs from its tally, which counts the
+// partitionings of every grid; the source's parts are its grid's, in the
+// grid's order.
 func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
-	sr.Intervals = e.IntervalsFor(p)
+	sr.Intervals = sr.Grid.IntervalsFor(p)
 	sr.Failures = e.FailuresFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
-	for i, part := range tally.Partitionings() {
-		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(i)}
+	counted := tally.Partitionings()
+	for _, part := range sr.Grid.partitionings() {
+		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(slices.Index(counted, part))}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}
@@ -218,27 +229,88 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	}
 }
 
-// SourceList returns the sources of the experiment in table order: seeds,
-// then subscribers, then periods.
+// SourceList returns the sources to draw in table order: grid by grid of
+// the cases, and in each seeds, then subscribers, then periods. A source
+// every point of which is excluded is left out, and a source several cases
+// share is there once, where it first comes.
 func (e *Experiment) SourceList() []model.Source {
-	var out []model.Source
-	for _, seed := range e.Seeds {
-		for _, n := range e.Subscribers {
-			for _, p := range e.Periods {
-				out = append(out, model.Source{Seed: seed, Subscribers: n, Periods: p,
-					Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates})
+	srcs, _ := drawn(e.gridSources())
+	return srcs
+}
+
+// gridSource is a source of one of the experiment's grids.
+type gridSource struct {
+	model.Source
+	Grid *Grid
+}
+
+// gridSources returns the sources of the experiment in table order: grid
+// by grid, and in each, seeds, then subscribers, then periods. A source
+// every point of which is excluded is left out. A source of two cases is
+// there twice, once for each; it is drawn once (see drawn).
+func (e *Experiment) gridSources() []gridSource {
+	var out []gridSource
+	grids := e.Grids()
+	for i := range grids {
+		g := &grids[i]
+		left := e.sourceLeft(g)
+		for _, seed := range g.Seeds {
+			for _, n := range g.Subscribers {
+				for _, p := range g.Periods {
+					if !left(seed, n, p) {
+						continue
+					}
+					out = append(out, gridSource{Grid: g, Source: model.Source{Seed: seed, Subscribers: n, Periods: p,
+						Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates}})
+				}
 			}
 		}
 	}
 	return out
 }
 
-// partitionings returns the partitionings of every source in table order:
-// partition keys, then worker counts.
+// drawn returns the sources to draw for the grid sources gs: each source
+// once, in the order it first comes, and for each of gs the index of its
+// source. A source of several cases is drawn once: its tally counts the
+// partitionings of every grid.
+func drawn(gs []gridSource) (srcs []model.Source, index []int) {
+	at := make(map[model.Source]int, len(gs))
+	index = make([]int, len(gs))
+	for i, g := range gs {
+		s, ok := at[g.Source]
+		if !ok {
+			s = len(srcs)
+			at[g.Source] = s
+			srcs = append(srcs, g.Source)
+		}
+		index[i] = s
+	}
+	return srcs, index
+}
+
+// partitionings returns the partitionings every source is counted over:
+// those of every grid, each once, in the order they first come. One list
+// for every source keeps tallies of one experiment alike; a source of a
+// grid with fewer partitionings counts some it does not show.
 func (e *Experiment) partitionings() []model.Partitioning {
 	var out []model.Partitioning
-	for _, k := range e.PartitionKeys {
-		for _, w := range e.Workers {
+	grids := e.Grids()
+	for i := range grids {
+		for _, p := range grids[i].partitionings() {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// partitionings returns the partitionings of every source of the grid in
+// table order: partition keys, then worker counts.
+func (g *Grid) partitionings() []model.Partitioning {
+	var out []model.Partitioning
+	for _, k := range g.PartitionKeys {
+		for _, w := range g.Workers {
 			out = append(out, model.Partitioning{Key: k, Workers: w})
 		}
 	}

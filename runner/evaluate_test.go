@@ -113,7 +113,12 @@ func TestEvaluateCanceled(t *testing.T) {
 // run in shards would), merges them and checks that Assemble then gives the
 // same tables as Evaluate.
 func TestCountPiecesMerge(t *testing.T) {
-	e := jobsExperiment()
+	checkPiecesMerge(t, jobsExperiment())
+}
+
+// checkPiecesMerge is TestCountPiecesMerge for the experiment e.
+func checkPiecesMerge(t *testing.T, e *Experiment) {
+	t.Helper()
 	wantGrid, wantFailures := evaluateCSV(t, e, 2)
 	var pieces []Piece
 	for _, p := range e.Work() {

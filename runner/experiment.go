@@ -44,6 +44,13 @@ type Experiment struct {
 	// period but the first, for each periods value.
 	FailurePeriods []model.Month
 
+	// Cases, when not nil, are the grids whose union is the experiment's
+	// grid (see Grids); the axes above are then the values a case takes
+	// where it is silent.
+	Cases []Grid
+	// Exclude lists the entries that drop points from the grid.
+	Exclude []Exclusion
+
 	// Origins says, for each key whose value did not come from the file,
 	// where it came from: OriginDefault, the CKPTLAB_<KEY> variable's name,
 	// or OriginSet. experiment.yaml and plan show it.
@@ -70,17 +77,11 @@ func Lesson(name string) Experiment {
 	}
 }
 
-// IntervalsFor returns the intervals evaluated for a source of p periods.
+// IntervalsFor returns the intervals the file's axes evaluate for a source
+// of p periods; a case has its own (see Grid.IntervalsFor).
 func (e *Experiment) IntervalsFor(p int) []model.Interval {
-	if !e.IntervalsAll {
-		return e.Intervals
-	}
-	out := make([]model.Interval, 0, p+1)
-	out = append(out, model.None)
-	for k := 1; k <= p; k++ {
-		out = append(out, model.Interval(k))
-	}
-	return out
+	g := e.fileGrid()
+	return g.IntervalsFor(p)
 }
 
 // FailuresFor returns the failure set, as 0-based period indexes, for a

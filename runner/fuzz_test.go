@@ -34,7 +34,12 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	for _, set := range []string{"workers=[1, 2]", "intervals=all", "probabilities={from: 0, to: 1, step: 0.1}",
-		"periods=6", "name=other", "start=2026-05", "failure_periods=[2026-03]", "x=1", "workers"} {
+		"periods=6", "name=other", "start=2026-05", "failure_periods=[2026-03]", "x=1", "workers",
+		"cases=[{subscribers: 2, periods: 3, intervals: all}, {subscribers: 3}]",
+		"cases=[{workers: [1, 2]}, {workers: 2, intervals: [1]}]", "cases=[{start: 2026-01}]",
+		"exclude=[{interval: none, workers: 4}]", "exclude=[{probability: [1, 0.5]}, {seed: 20260218, interval: 6}]",
+		"exclude=[{interval: all}]", "exclude=[{}]", "exclude=[{state_rows: subscribers, interval: 6}]",
+		"cases=[{state_rows: subscribers}, {state_rows: 200, workers: 8}]"} {
 		f.Add([]byte("name: x\n"), set)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
@@ -75,23 +80,11 @@ func checkExperiment(t *testing.T, e *Experiment) {
 	if !namePattern.MatchString(e.Name) || e.Version != 1 || e.File != "f.yaml" {
 		t.Fatalf("name %q, version %d, file %q", e.Name, e.Version, e.File)
 	}
-	if len(e.Seeds) == 0 || len(e.Subscribers) == 0 || len(e.Periods) == 0 || len(e.PartitionKeys) == 0 ||
-		len(e.Workers) == 0 || len(e.StateRows) == 0 || len(e.Probabilities) == 0 ||
-		(len(e.Intervals) == 0) != e.IntervalsAll {
-		t.Fatalf("an empty axis: %+v", *e)
-	}
-	for _, p := range e.Probabilities {
-		if !(p >= 0 && p <= 1) || math.Signbit(p) {
-			t.Fatalf("probability %v", p)
-		}
-	}
-	minP, maxP := slices.Min(e.Periods), slices.Max(e.Periods)
-	if minP < 2 || maxP > maxPeriods || e.Start+model.Month(maxP-1) > lastMonth {
-		t.Fatalf("periods %v from %v", e.Periods, e.Start)
-	}
-	for _, k := range e.Intervals {
-		if k < 0 || int(k) > minP {
-			t.Fatalf("interval %v with periods %v", k, e.Periods)
+	minP := 0
+	for _, g := range e.Grids() {
+		checkGrid(t, e, &g)
+		if p := slices.Min(g.Periods); minP == 0 || p < minP {
+			minP = p
 		}
 	}
 	for _, f := range append([]model.Month{e.FailurePeriod}, e.FailurePeriods...) {
@@ -99,10 +92,37 @@ func checkExperiment(t *testing.T, e *Experiment) {
 			t.Fatalf("failure %v with start %v and periods %v", f, e.Start, e.Periods)
 		}
 	}
-	if e.Sources() < 1 || e.GridRows() < 1 || e.FailureRows() < 1 {
-		t.Fatalf("sizes %d, %d, %d", e.Sources(), e.GridRows(), e.FailureRows())
+	sizes := e.Sizes()
+	if sizes.Sources < 1 || sizes.GridRows < 1 || sizes.FailureRows < 1 {
+		t.Fatalf("sizes %+v", sizes)
+	}
+	if want, ok := countPoints(e, 20_000); ok && want != sizes {
+		t.Fatalf("Sizes() = %+v, counting the points one by one gives %+v", sizes, want)
 	}
 	if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx", "md"}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkGrid checks the invariants of one grid of a valid experiment.
+func checkGrid(t *testing.T, e *Experiment, g *Grid) {
+	if len(g.Seeds) == 0 || len(g.Subscribers) == 0 || len(g.Periods) == 0 || len(g.PartitionKeys) == 0 ||
+		len(g.Workers) == 0 || len(g.StateRows) == 0 || len(g.Probabilities) == 0 ||
+		(len(g.Intervals) == 0) != g.IntervalsAll {
+		t.Fatalf("an empty axis: %+v", *g)
+	}
+	for _, p := range g.Probabilities {
+		if !(p >= 0 && p <= 1) || math.Signbit(p) {
+			t.Fatalf("probability %v", p)
+		}
+	}
+	minP, maxP := slices.Min(g.Periods), slices.Max(g.Periods)
+	if minP < 2 || maxP > maxPeriods || e.Start+model.Month(maxP-1) > lastMonth {
+		t.Fatalf("periods %v from %v", g.Periods, e.Start)
+	}
+	for _, k := range g.Intervals {
+		if k < 0 || int(k) > minP {
+			t.Fatalf("interval %v with periods %v", k, g.Periods)
+		}
 	}
 }

@@ -34,9 +34,10 @@ func (r *Result) Headline() []string {
 // few decisions: a large grid's decisions are counted as they stream by,
 // so the headline's memory does not grow with the grid.
 func (r *Result) headline() []string {
-	ngroups := 0
+	ngroups, probs := 0, 0
 	for _, sr := range r.Sources {
-		ngroups += len(r.Exp.StateRowsFor(sr.Source.Subscribers))
+		ngroups += len(sr.Grid.StateRows)
+		probs = max(probs, len(sr.Grid.Probabilities))
 	}
 	var groups []*breakeven
 	for b := range r.breakevens {
@@ -45,7 +46,6 @@ func (r *Result) headline() []string {
 		}
 		groups = append(groups, b)
 	}
-	probs := len(r.Exp.Probabilities)
 	titled := ngroups > 1
 	perGroup := 1 + probs
 	if titled {
@@ -57,13 +57,15 @@ func (r *Result) headline() []string {
 			ds = append(ds, d)
 		}
 		var out []string
-		for g, b := range groups {
+		for _, b := range groups {
 			if titled {
 				out = append(out, groupTitle(b.sr, b.stateRows)+":")
 			}
 			out = append(out, "best declared interval by failure probability: "+pieceList(b))
-			for _, d := range ds[g*probs : (g+1)*probs] {
-				out = append(out, decisionLine(d, r.Exp.RiskLevel))
+			for _, d := range ds {
+				if d.sr.Grid == b.sr.Grid && d.sr.Source == b.sr.Source && d.stateRows == b.stateRows {
+					out = append(out, decisionLine(d, r.Exp.RiskLevel))
+				}
 			}
 		}
 		return out

@@ -34,6 +34,8 @@ const (
 	typeMonth                     // a period label YYYY-MM
 	typeEnum                      // one of Enum
 	typeInterval                  // none or a whole number within Min..Max
+	typeCases                     // a list of cases, mappings of axis keys (SPEC §7)
+	typeExclude                   // a list of exclude entries (SPEC §7)
 )
 
 // keyDef defines one key of an experiment file. The table of keyDefs
@@ -101,6 +103,10 @@ var keyTable = []*keyDef{
 		Type: typeMonth, Label: true, Noun: "period label", Default: "2026-09"},
 	{Name: "failure_periods", Doc: "Failures averaged over: all (every period but the first) or a list of period labels.",
 		Type: typeMonth, Many: true, All: true, Label: true, Noun: "period label", Default: "all"},
+	{Name: "cases", Doc: "Grids whose union is the experiment's grid, in order: each a mapping of axis keys over the file's values.",
+		Type: typeCases, Noun: "case"},
+	{Name: "exclude", Doc: "Points dropped from the grid: each entry maps axis keys or column names to a value or a list, and drops the points it matches in every key.",
+		Type: typeExclude, Noun: "exclude entry"},
 }
 
 // keyNamed returns the definition of the key with exactly the given name,
@@ -141,6 +147,10 @@ func (d *keyDef) want() string {
 		return orList(d.Enum)
 	case typeInterval:
 		return "none, all, or 1..P"
+	case typeCases:
+		return "a list of mappings of axis keys, such as [{subscribers: 200, periods: 12}]"
+	case typeExclude:
+		return "a list of mappings of axis keys to values, such as [{partition_key: type, workers: 16}]"
 	}
 	return ""
 }

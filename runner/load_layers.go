@@ -77,6 +77,8 @@ func (l *loader) origins(win map[string]*setting) map[string]string {
 	for _, d := range keyTable {
 		s := win[d.Name]
 		switch {
+		case s == nil && (d.Type == typeCases || d.Type == typeExclude):
+			// no default: without them the grid is the file's axes
 		case s == nil:
 			out[d.Name] = OriginDefault
 		case s.Place.File == OriginEnv:

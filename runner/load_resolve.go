@@ -60,13 +60,22 @@ func (l *loader) resolve() *Experiment {
 		}
 		fr.start, fr.startOK = e.Start, l.checkCalendar(v, win["start"], e, fr)
 	}
+	// intervals next: the cases are checked against them, and the labels
+	// against the cases' periods.
+	if s := win["intervals"]; s != nil {
+		check(s, fr)
+	}
+	iv, _, ivOK := value("intervals")
+	cases, exclude, labels := l.readGrid(win, fr, iv, ivOK, done)
 	for _, s := range l.settings {
-		if !done[s.ID] {
-			if win[s.Key] == s {
-				check(s, fr)
-			} else {
-				check(s, frame{}) // replaced by an override: checked on its own
-			}
+		switch {
+		case done[s.ID]:
+		case win[s.Key] != s:
+			check(s, frame{}) // replaced by an override: checked on its own
+		case keyNamed(s.Key).Label:
+			check(s, labels)
+		default:
+			check(s, fr)
 		}
 	}
 	l.checkDefaults(win, got, fr, e)
@@ -79,6 +88,9 @@ func (l *loader) resolve() *Experiment {
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
 	e.Origins = l.origins(win)
+	if !l.fillGrid(&e, win, cases, exclude) {
+		return nil
+	}
 	return &e
 }
 

@@ -86,7 +86,8 @@ func TestLoadExperiments(t *testing.T) {
 // TestExperimentHeaders checks that the examples name their schema first
 // and say which question they answer.
 func TestExperimentHeaders(t *testing.T) {
-	for _, name := range []string{"workers", "probability-sweep", "faults", "long-horizon"} {
+	for _, name := range []string{"workers", "probability-sweep", "faults", "long-horizon",
+		"paired-sizes", "fine-and-coarse"} {
 		data, err := os.ReadFile(filepath.Join("..", "experiments", name+".yaml"))
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -37,16 +38,19 @@ const (
 // is set (XLSX or Markdown output), the lesson's views and the workbook
 // writer; the live heap twice over, as the garbage collector lets it grow.
 // It grows with sources, periods, workers, the workers faults can touch
-// and the rows a workbook holds in memory, never with subscribers.
+// and the rows a workbook holds in memory, never with subscribers. A
+// source several cases share counts once per case.
 func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
 	j := int64(Jobs(jobs))
 	var live int64
-	for _, p := range e.Periods {
-		perSource := addSat(mulSat(j, e.tallyBytes(p)), e.resultBytes(p))
-		if views {
-			perSource = addSat(perSource, e.viewBytes(p))
+	for _, g := range e.Grids() {
+		for _, p := range g.Periods {
+			perSource := addSat(mulSat(j, e.tallyBytes(&g, p)), e.resultBytes(&g, p))
+			if views {
+				perSource = addSat(perSource, e.viewBytes(&g, p))
+			}
+			live = addSat(live, mulSat(e.sourcesOf(&g, p), perSource))
 		}
-		live = addSat(live, mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), perSource))
 	}
 	// Per goroutine: the names' hashes of a task, a fault block's bits.
 	scratch := int64(4*chunkSize + 1<<21 + 1<<12)
@@ -73,20 +77,22 @@ func (e *Experiment) touched(key model.PartitionKey, w int, subscribers int) int
 	return n
 }
 
-// tallyBytes bounds one goroutine's tally of one source of p periods:
-// subscribers per worker, and rows per period of each worker faults
-// touched, with its map entry.
-func (e *Experiment) tallyBytes(p int) int64 {
+// sourcesOf returns the number of sources of p periods grid g draws.
+func (e *Experiment) sourcesOf(g *Grid, p int) int64 {
+	one := *g
+	one.Periods = []int{p}
+	return e.GridSizes(&one).Sources
+}
+
+// tallyBytes bounds one goroutine's tally of one source of p periods of
+// grid g: subscribers per worker, and rows per period of each worker
+// faults touched, with its map entry, for the partitionings of every grid.
+func (e *Experiment) tallyBytes(g *Grid, p int) int64 {
 	n := addSat(256, mulSat(8, int64(p)))
-	most := 0
-	for _, s := range e.Subscribers {
-		most = max(most, s)
-	}
-	for _, k := range e.PartitionKeys {
-		for _, w := range e.Workers {
-			n = addSat(n, addSat(96, mulSat(8, int64(w))))
-			n = addSat(n, mulSat(e.touched(k, w, most), addSat(128, mulSat(8, int64(p)))))
-		}
+	most := slices.Max(g.Subscribers)
+	for _, part := range e.partitionings() {
+		n = addSat(n, addSat(96, mulSat(8, int64(part.Workers))))
+		n = addSat(n, mulSat(e.touched(part.Key, part.Workers, most), addSat(128, mulSat(8, int64(p)))))
 	}
 	return n
 }
@@ -94,17 +100,14 @@ func (e *Experiment) tallyBytes(p int) int64 {
 // resultBytes bounds the evaluated result of one source of p periods: the
 // stream's prefix sums, and per partitioning the touched workers' prefix
 // sums and one cost per interval.
-func (e *Experiment) resultBytes(p int) int64 {
+func (e *Experiment) resultBytes(g *Grid, p int) int64 {
 	cost := int64(unsafe.Sizeof(model.Cost{}))
 	prefix := addSat(32, mulSat(8, int64(p)+1))
 	n := addSat(512, prefix)
-	most := 0
-	for _, s := range e.Subscribers {
-		most = max(most, s)
-	}
-	for _, k := range e.PartitionKeys {
-		for _, w := range e.Workers {
-			n = addSat(n, addSat(128, mulSat(cost, e.intervalCount(p))))
+	most := slices.Max(g.Subscribers)
+	for _, k := range g.PartitionKeys {
+		for _, w := range g.Workers {
+			n = addSat(n, addSat(128, mulSat(cost, g.intervalCount(p))))
 			n = addSat(n, mulSat(e.touched(k, w, most), prefix))
 		}
 	}
@@ -113,25 +116,27 @@ func (e *Experiment) resultBytes(p int) int64 {
 
 // viewBytes bounds the lesson's views of one source of p periods: their
 // cells, and a block header per block.
-func (e *Experiment) viewBytes(p int) int64 {
+func (e *Experiment) viewBytes(g *Grid, p int) int64 {
 	cell := int64(unsafe.Sizeof(results.Value{})) + 16 // a cell and its text
-	n := e.intervalCount(p)
-	failures := int64(len(e.FailuresFor(p)))
+	n := g.intervalCount(p)
+	failures := e.failureCount(p)
 	cells := addSat(
 		addSat(mulSat(failures, n+1), 3*n), // matrix and recovery
 		addSat(
-			mulSat(int64(len(e.StateRows)), addSat(7*n, mulSat(int64(len(e.Probabilities)), n+2))), // cost and probability
-			mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)), 4*n),                        // partition
+			mulSat(int64(len(g.StateRows)), addSat(7*n, mulSat(int64(len(g.Probabilities)), n+2))), // cost and probability
+			mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                        // partition
 		))
-	blocks := addSat(2, addSat(mulSat(2, int64(len(e.StateRows))), mulSat(int64(len(e.PartitionKeys)), int64(len(e.Workers)))))
+	blocks := addSat(2, addSat(mulSat(2, int64(len(g.StateRows))), mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
 	return addSat(mulSat(cell, cells), mulSat(512, blocks))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
 func (e *Experiment) taskBytes() int64 {
 	var tasks int64
-	for _, n := range e.Subscribers {
-		tasks = addSat(tasks, int64(n/chunkSize+1))
+	for _, g := range e.Grids() {
+		for _, n := range g.Subscribers {
+			tasks = addSat(tasks, int64(n/chunkSize+1))
+		}
 	}
 	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
 	return mulSat(e.Sources(), addSat(mulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
@@ -153,8 +158,10 @@ func (e *Experiment) xlsxBytes() int64 {
 	n = addSat(n, sheet(e.FailureRows(), int64(len(results.FailureColumns))))
 	// The five views, as sheets of their cells.
 	var viewCells int64
-	for _, p := range e.Periods {
-		viewCells = addSat(viewCells, mulSat(e.Sources()/int64(max(1, len(e.Periods))), e.viewBytes(p)/int64(unsafe.Sizeof(results.Value{}))))
+	for _, g := range e.Grids() {
+		for _, p := range g.Periods {
+			viewCells = addSat(viewCells, mulSat(e.sourcesOf(&g, p), e.viewBytes(&g, p)/int64(unsafe.Sizeof(results.Value{}))))
+		}
 	}
 	return addSat(n, min(5*xlsxSheetBytes, mulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))
 }

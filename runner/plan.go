@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -12,51 +13,6 @@ import (
 	"ckptlab/model"
 	"ckptlab/results"
 )
-
-// Sources returns the number of generated sources:
-// |seeds|·|subscribers|·|periods|. Like the other sizes, it saturates at
-// math.MaxInt64 instead of overflowing.
-func (e *Experiment) Sources() int64 {
-	return mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.Periods)))
-}
-
-// GridRows returns the number of rows of grid.csv: the sum over periods
-// values P of |seeds|·|subscribers|·|partition_key|·|workers|·|state_rows|
-// ·|probabilities|·|intervals for P|.
-func (e *Experiment) GridRows() int64 {
-	per := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.PartitionKeys)),
-		int64(len(e.Workers)), int64(len(e.StateRows)), int64(len(e.Probabilities)))
-	var total int64
-	for _, p := range e.Periods {
-		total = addSat(total, mulSat(per, e.intervalCount(p)))
-	}
-	return total
-}
-
-// FailureRows returns the number of rows of failures.csv: the sum over
-// periods values P of |seeds|·|subscribers|·|partition_key|·|workers|
-// ·|intervals for P|·|failures for P|.
-func (e *Experiment) FailureRows() int64 {
-	per := mulSat(int64(len(e.Seeds)), int64(len(e.Subscribers)), int64(len(e.PartitionKeys)),
-		int64(len(e.Workers)))
-	var total int64
-	for _, p := range e.Periods {
-		failures := int64(len(e.FailurePeriods))
-		if e.FailurePeriods == nil {
-			failures = int64(p - 1)
-		}
-		total = addSat(total, mulSat(per, e.intervalCount(p), failures))
-	}
-	return total
-}
-
-// intervalCount is len(e.IntervalsFor(p)) without building the list.
-func (e *Experiment) intervalCount(p int) int64 {
-	if e.IntervalsAll {
-		return int64(p) + 1
-	}
-	return int64(len(e.Intervals))
-}
 
 // mulSat multiplies counts, saturating at math.MaxInt64.
 func mulSat(factors ...int64) int64 {
@@ -136,9 +92,11 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	} else {
 		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
 	}
-	line("sources", planCount(e.Sources()))
-	line("grid rows", planCount(e.GridRows()))
-	line("failures rows", planCount(e.FailureRows()))
+	writeCases(line, e)
+	sizes := e.Sizes()
+	line("sources", planCount(sizes.Sources))
+	line("grid rows", planCount(sizes.GridRows))
+	line("failures rows", planCount(sizes.FailureRows))
 	line("memory", "at most "+MiB(e.MemoryBytes(0, results.ShowsViews(formats))))
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
@@ -147,6 +105,44 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCases writes a line per case, with its sizes, and per exclude entry.
+func writeCases(line func(key, value string), e *Experiment) {
+	for i, g := range e.Cases {
+		what := describe(&g, g.Keys, func(k string) string { return k }, planValues, shortFloat)
+		if len(g.Keys) == 0 {
+			what = "the file's axes"
+		}
+		sz := e.GridSizes(&g)
+		line(cmp.Or(map[bool]string{true: "cases"}[i == 0], ""), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
+			i, what, countNoun(sz.Sources, "source"), planCount(sz.GridRows), planCount(sz.FailureRows)))
+	}
+	for i, x := range e.Exclude {
+		g := x.grid()
+		line(cmp.Or(map[bool]string{true: "exclude"}[i == 0], ""),
+			fmt.Sprintf("[%d] %s", i, describe(&g, x.Keys, axisOf, planValues, shortFloat)))
+	}
+}
+
+// countNoun writes a count and its noun.
+func countNoun(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return planCount(n) + " " + noun + "s"
+}
+
+// planValues writes the values of one key of a case or an exclude entry:
+// one value bare, several in brackets, many shortened.
+func planValues(v []string) string {
+	if len(v) == 1 {
+		return v[0]
+	}
+	if len(v) > planLong {
+		return fmt.Sprintf("[%s, … %s] (%d values)", strings.Join(v[:planShown], ", "), v[len(v)-1], len(v))
+	}
+	return "[" + strings.Join(v, ", ") + "]"
 }
 
 // planList writes the values of an axis, shortening a long one to its

@@ -39,6 +39,24 @@ func (e *Experiment) Config() []results.Setting {
 		{Key: "failure_period", Value: e.FailurePeriod.String()},
 		{Key: "failure_periods", Value: failures},
 	}
+	flow := func(v []string) string { return "[" + strings.Join(v, ", ") + "]" }
+	float := func(p float64) string { return results.FloatValue(p).String() }
+	same := func(k string) string { return k }
+	if e.Cases != nil {
+		cases := make([]string, len(e.Cases))
+		for i, g := range e.Cases {
+			cases[i] = "{" + describe(&g, g.Keys, same, flow, float) + "}"
+		}
+		config = append(config, results.Setting{Key: "cases", Value: "[" + strings.Join(cases, ", ") + "]"})
+	}
+	if e.Exclude != nil {
+		entries := make([]string, len(e.Exclude))
+		for i, x := range e.Exclude {
+			g := x.grid()
+			entries[i] = "{" + describe(&g, x.Keys, axisOf, flow, float) + "}"
+		}
+		config = append(config, results.Setting{Key: "exclude", Value: "[" + strings.Join(entries, ", ") + "]"})
+	}
 	for i := range config {
 		config[i].Origin = e.Origins[config[i].Key]
 	}

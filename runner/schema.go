@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 )
 
@@ -47,6 +48,12 @@ func Schema() []byte {
 // keySchema is the schema of the value of key d: one value, and as d
 // allows, a list, a range and the word all.
 func keySchema(d *keyDef) jsonObject {
+	switch d.Type {
+	case typeCases:
+		return listSchema(d, axisKeys, nil, 0)
+	case typeExclude:
+		return listSchema(d, excludeNames, columnNames, 1)
+	}
 	one := valueSchema(d)
 	var ways []any
 	if d.All {
@@ -72,6 +79,29 @@ func keySchema(d *keyDef) jsonObject {
 		return append(out, one...)
 	}
 	return append(out, jsonMember{"oneOf", ways})
+}
+
+// listSchema is the schema of cases and exclude: a list of mappings of
+// the given names, each of which takes the values of its axis key, to
+// which the name refers (alias maps a name to its axis key when they
+// differ). minProps is the fewest keys an item must have. The loader
+// refuses what the schema cannot say: all in exclude, and points shared
+// by two cases.
+func listSchema(d *keyDef, names []string, alias map[string]string, minProps int) jsonObject {
+	props := make(jsonObject, 0, len(names))
+	for _, name := range names {
+		props = append(props, jsonMember{name, jsonObject{{"$ref", "#/properties/" + cmp.Or(alias[name], name)}}})
+	}
+	item := jsonObject{{"type", "object"}, {"properties", props}, {"additionalProperties", false}}
+	if minProps > 0 {
+		item = append(item, jsonMember{"minProperties", minProps})
+	}
+	return jsonObject{
+		{"description", d.Doc},
+		{"type", "array"},
+		{"items", item},
+		{"minItems", 1},
+	}
 }
 
 // valueSchema is the schema of one value of key d.

@@ -38,7 +38,8 @@ func shardExperiments() map[string]*Experiment {
 	large.Missing, large.Duplicates = 30, 20
 	large.PartitionKeys = []model.PartitionKey{model.BySubscriber, model.ByType}
 	large.Workers = []int{3, 8}
-	return map[string]*Experiment{"lesson": &lesson, "faults": &faults, "sources": &sources, "large": &large}
+	return map[string]*Experiment{"lesson": &lesson, "faults": &faults, "sources": &sources, "large": &large,
+		"union": casesExperiment()}
 }
 
 // TestPartCoversEverySubscriberOnce checks that the parts of every N cover

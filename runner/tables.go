@@ -7,18 +7,25 @@ import (
 
 // GridTable returns grid.csv's table. Rows are computed as they are read:
 // nested loops over the axes in column order, each in declared order,
-// interval fastest (SPEC §4).
+// interval fastest (SPEC §4), grid by grid of the experiment's cases; the
+// excluded points are left out, and best is the least expected total among
+// the points left.
 func (r *Result) GridTable() results.Table {
 	return results.Table{Name: "grid", Columns: results.GridColumns, Rows: func(yield func([]results.Value) bool) {
 		var row results.GridRow
 		var cells []results.Value
+		var left []bool
 		for _, sr := range r.Sources {
 			outs := sr.outcomes()
 			for _, pr := range sr.Parts {
-				for _, stateRows := range r.Exp.StateRowsFor(sr.Source.Subscribers) {
-					for _, prob := range r.Exp.Probabilities {
-						best := model.Best(pr.Costs, prob, stateRows)
+				for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
+					for _, prob := range sr.Grid.Probabilities {
+						left = r.left(left, sr, pr, stateRows, prob)
+						best := bestLeft(pr.Costs, left, prob, stateRows)
 						for i, c := range pr.Costs {
+							if !left[i] {
+								continue
+							}
 							sr.gridRow(&row, pr, c, stateRows, prob, i == best)
 							row.TailTotal = outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))
 							cells = row.AppendValues(cells[:0])
@@ -60,7 +67,8 @@ func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Co
 }
 
 // FailuresTable returns failures.csv's table: one row per source,
-// partitioning, interval and failure of the failure set, failure fastest.
+// partitioning, interval and failure of the failure set, failure fastest,
+// for each (source, partitioning, interval) with a point left in the grid.
 func (r *Result) FailuresTable() results.Table {
 	return results.Table{Name: "failures", Columns: results.FailureColumns, Rows: func(yield func([]results.Value) bool) {
 		var row results.FailureRow
@@ -71,7 +79,11 @@ func (r *Result) FailuresTable() results.Table {
 				labels[i] = sr.Source.Label(f)
 			}
 			for _, pr := range sr.Parts {
-				for _, c := range pr.Costs {
+				left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
+				for j, c := range pr.Costs {
+					if !left[j] {
+						continue
+					}
 					for i, f := range sr.Failures {
 						y := sr.Stream.Recomputed(c.Interval, f)
 						row = results.FailureRow{

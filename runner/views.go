@@ -9,8 +9,9 @@ import (
 
 // Views returns the lesson's own tables for the result, one block per
 // combination of the axes each depends on, with the lesson's column names.
+// A block shows the intervals with a point left in the grid for the
+// combination, and no block is left with none.
 func (r *Result) Views() []results.View {
-	e := r.Exp
 	rec := results.View{Name: "recovery", Title: "Recovery at the named failure: rows the whole job recomputes"}
 	mat := results.View{Name: "matrix", Title: "Rows recomputed, failure × interval"}
 	cost := results.View{Name: "cost", Title: "Certain cost of checkpoints, and worst and average recovery over the failure set"}
@@ -18,21 +19,32 @@ func (r *Result) Views() []results.View {
 	part := results.View{Name: "partition", Title: "Rows the single failed worker asks back at the named failure"}
 	for _, sr := range r.Sources {
 		title := sr.title()
-		costs := sr.Parts[0].Costs // the whole stream's figures are the same in every part
+		// the whole stream's figures are the same in every part; an
+		// interval shows where a point of it is left in the grid
+		costs := pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
 		rec.Blocks = append(rec.Blocks, sr.recoveryBlock(title, costs))
-		mat.Blocks = append(mat.Blocks, sr.matrixBlock(title))
-		for _, stateRows := range e.StateRowsFor(sr.Source.Subscribers) {
+		mat.Blocks = append(mat.Blocks, sr.matrixBlock(title, costs))
+		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
+			one := []int{stateRows}
+			left := r.anyLeft(sr, nil, one, nil)
+			if none(left) {
+				continue
+			}
 			t := fmt.Sprintf("%s, state rows %d", title, stateRows)
-			cost.Blocks = append(cost.Blocks, costBlock(t, costs, stateRows))
-			prob.Blocks = append(prob.Blocks, probabilityBlock(t, costs, stateRows, e.Probabilities))
+			cost.Blocks = append(cost.Blocks, costBlock(t, pick(sr.Parts[0].Costs, left), stateRows))
+			prob.Blocks = append(prob.Blocks, r.probabilityBlock(t, sr, stateRows))
 		}
 		for _, pr := range sr.Parts {
+			left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
+			if none(left) {
+				continue
+			}
 			workers := "workers"
 			if pr.Partitioning.Workers == 1 {
 				workers = "worker"
 			}
 			t := fmt.Sprintf("%s, partitioned by %s over %d %s", title, pr.Key, pr.Partitioning.Workers, workers)
-			part.Blocks = append(part.Blocks, partitionBlock(t, pr))
+			part.Blocks = append(part.Blocks, partitionBlock(t, pick(pr.Costs, left)))
 		}
 	}
 	return []results.View{rec, mat, cost, prob, part}
@@ -60,15 +72,15 @@ func (sr *SourceResult) recoveryBlock(title string, costs []model.Cost) results.
 	return b
 }
 
-func (sr *SourceResult) matrixBlock(title string) results.Block {
+func (sr *SourceResult) matrixBlock(title string, costs []model.Cost) results.Block {
 	b := results.Block{Title: title, Columns: []results.Column{{Name: "failure", Kind: results.Text}}}
-	for _, k := range sr.Intervals {
-		b.Columns = append(b.Columns, results.Column{Name: k.String(), Kind: results.Int})
+	for _, c := range costs {
+		b.Columns = append(b.Columns, results.Column{Name: c.Interval.String(), Kind: results.Int})
 	}
 	for _, f := range sr.Failures {
 		row := []results.Value{results.TextValue(sr.Source.Label(f))}
-		for _, k := range sr.Intervals {
-			row = append(row, results.IntValue(sr.Stream.Recomputed(k, f)))
+		for _, c := range costs {
+			row = append(row, results.IntValue(sr.Stream.Recomputed(c.Interval, f)))
 		}
 		b.Rows = append(b.Rows, row)
 	}
@@ -99,33 +111,52 @@ func costBlock(title string, costs []model.Cost, stateRows int) results.Block {
 	return b
 }
 
-func probabilityBlock(title string, costs []model.Cost, stateRows int, probabilities []float64) results.Block {
+// probabilityBlock shows, for each probability with a point left, the
+// expected total of every interval with a point left at the state rows,
+// and the best among those left at the probability.
+func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int) results.Block {
+	all := sr.Parts[0].Costs
+	one := []int{stateRows}
+	shown := r.anyLeft(sr, nil, one, nil)
 	b := results.Block{Title: title, Columns: []results.Column{{Name: "failure probability", Kind: results.Float, Decimals: -1}}}
-	for _, c := range costs {
-		b.Columns = append(b.Columns, results.Column{Name: c.Interval.String(), Kind: results.Float, Decimals: 1})
+	for i, c := range all {
+		if shown[i] {
+			b.Columns = append(b.Columns, results.Column{Name: c.Interval.String(), Kind: results.Float, Decimals: 1})
+		}
 	}
 	b.Columns = append(b.Columns, results.Column{Name: "best", Kind: results.Text})
-	for i, p := range probabilities {
-		row := []results.Value{results.FloatValue(p)}
-		for _, c := range costs {
-			row = append(row, results.FloatValue(c.ExpectedTotal(p, stateRows)))
+	for _, p := range sr.Grid.Probabilities {
+		left := r.anyLeft(sr, nil, one, []float64{p})
+		best := bestLeft(all, left, p, stateRows)
+		if best < 0 {
+			continue
 		}
-		best := model.Best(costs, p, stateRows)
-		row = append(row, results.TextValue(costs[best].Interval.String()))
+		row := []results.Value{results.FloatValue(p)}
+		col := 0
+		for i, c := range all {
+			if !shown[i] {
+				continue
+			}
+			row = append(row, results.FloatValue(c.ExpectedTotal(p, stateRows)))
+			col++
+			if i == best {
+				b.Marked = append(b.Marked, [2]int{len(b.Rows), col})
+			}
+		}
+		row = append(row, results.TextValue(all[best].Interval.String()))
 		b.Rows = append(b.Rows, row)
-		b.Marked = append(b.Marked, [2]int{i, 1 + best})
 	}
 	return b
 }
 
-func partitionBlock(title string, pr *PartResult) results.Block {
+func partitionBlock(title string, costs []model.Cost) results.Block {
 	b := results.Block{Title: title, Columns: []results.Column{
 		{Name: "interval", Kind: results.Text},
 		{Name: "whole job from scratch", Kind: results.Int},
 		{Name: "busiest worker with partitioned state", Kind: results.Int},
 		{Name: "exactly-once state", Kind: results.Int},
 	}}
-	for _, c := range pr.Costs {
+	for _, c := range costs {
 		b.Rows = append(b.Rows, []results.Value{
 			results.TextValue(c.Interval.String()),
 			results.IntValue(c.Recomputed),
@@ -134,4 +165,15 @@ func partitionBlock(title string, pr *PartResult) results.Block {
 		})
 	}
 	return b
+}
+
+// pick returns the costs whose flag in left is set.
+func pick(costs []model.Cost, left []bool) []model.Cost {
+	out := make([]model.Cost, 0, len(costs))
+	for i, c := range costs {
+		if left[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

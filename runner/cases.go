@@ -1,0 +1,202 @@
+package runner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"ckptlab/model"
+)
+
+// Grid is one cartesian grid of an experiment: the axes of one case of
+// the file's cases, with the file's values where the case is silent. A file
+// without cases is one grid, of the file's axes. The grid of an experiment
+// is the union of its grids, in order, less the excluded points (SPEC §7).
+type Grid struct {
+	Seeds         []uint32
+	Subscribers   []int
+	Periods       []int
+	PartitionKeys []model.PartitionKey
+	Workers       []int
+	StateRows     []int
+	Probabilities []float64
+	// Intervals lists the declared intervals; when IntervalsAll is set it
+	// is empty and every periods value P has the intervals none, 1..P.
+	Intervals    []model.Interval
+	IntervalsAll bool
+
+	// Keys lists the axis keys the case sets, in the order written; nil
+	// for the file's own grid.
+	Keys []string
+	// Line is the line of the case in the experiment file; 0 for the
+	// file's own grid and for a case of an override.
+	Line int
+}
+
+// Exclusion is one entry of exclude: a point is dropped when its value is
+// listed for every axis the entry names. A nil list leaves that axis free.
+type Exclusion struct {
+	Seeds         []uint32
+	Subscribers   []int
+	Periods       []int
+	PartitionKeys []model.PartitionKey
+	Workers       []int
+	StateRows     []int
+	Probabilities []float64
+	Intervals     []model.Interval
+
+	// Keys lists the keys the entry names, as written (interval or
+	// intervals), in the order written.
+	Keys []string
+	// Line is the line of the entry in the experiment file; 0 for an entry
+	// of an override.
+	Line int
+}
+
+// Point is one point of the grid: a row of grid.csv before its metrics.
+type Point struct {
+	Seed         uint32
+	Subscribers  int
+	Periods      int
+	PartitionKey model.PartitionKey
+	Workers      int
+	StateRows    int
+	Probability  float64
+	Interval     model.Interval
+}
+
+// Grids returns the grids whose union is the experiment's grid, in table
+// order: the cases, or the file's own grid when there are none.
+func (e *Experiment) Grids() []Grid {
+	if e.Cases != nil {
+		return e.Cases
+	}
+	return []Grid{e.fileGrid()}
+}
+
+// fileGrid is the grid of the file's axes.
+func (e *Experiment) fileGrid() Grid {
+	return Grid{
+		Seeds: e.Seeds, Subscribers: e.Subscribers, Periods: e.Periods,
+		PartitionKeys: e.PartitionKeys, Workers: e.Workers, StateRows: e.StateRows,
+		Probabilities: e.Probabilities, Intervals: e.Intervals, IntervalsAll: e.IntervalsAll,
+	}
+}
+
+// IntervalsFor returns the intervals the grid evaluates for a source of p
+// periods.
+func (g *Grid) IntervalsFor(p int) []model.Interval {
+	if !g.IntervalsAll {
+		return g.Intervals
+	}
+	out := make([]model.Interval, 0, p+1)
+	out = append(out, model.None)
+	for k := 1; k <= p; k++ {
+		out = append(out, model.Interval(k))
+	}
+	return out
+}
+
+// StateRowsFor returns the state rows of a source of n subscribers, in
+// declared order: the declared numbers, and n for the word subscribers.
+func (g *Grid) StateRowsFor(n int) []int {
+	out := make([]int, len(g.StateRows))
+	for i, v := range g.StateRows {
+		out[i] = v
+		if v == SubscriberState {
+			out[i] = n
+		}
+	}
+	return out
+}
+
+// intervalCount is len(g.IntervalsFor(p)) without building the list.
+func (g *Grid) intervalCount(p int) int64 {
+	if g.IntervalsAll {
+		return int64(p) + 1
+	}
+	return int64(len(g.Intervals))
+}
+
+// Matches reports whether the entry drops the point.
+func (x *Exclusion) Matches(p Point) bool {
+	return lists(x.Seeds, p.Seed) && lists(x.Subscribers, p.Subscribers) &&
+		lists(x.Periods, p.Periods) && lists(x.PartitionKeys, p.PartitionKey) &&
+		lists(x.Workers, p.Workers) && x.listsStateRows(p.StateRows, p.Subscribers) &&
+		lists(x.Probabilities, p.Probability) && lists(x.Intervals, p.Interval)
+}
+
+// listsStateRows reports whether the entry takes in the state rows of a
+// point of a source of n subscribers: the number, or, for the word
+// subscribers, n.
+func (x *Exclusion) listsStateRows(v, n int) bool {
+	return lists(x.StateRows, v) || v == n && slices.Contains(x.StateRows, SubscriberState)
+}
+
+// lists reports whether an entry's values of one axis take in v: a nil
+// list takes in every value.
+func lists[T comparable](values []T, v T) bool {
+	return values == nil || slices.Contains(values, v)
+}
+
+// Excluded reports whether an entry of exclude drops the point.
+func (e *Experiment) Excluded(p Point) bool {
+	for i := range e.Exclude {
+		if e.Exclude[i].Matches(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// axisText writes the grid's values of an axis key, each with format.
+// intervals: all is the word all.
+func (g *Grid) axisText(key string, join func(values []string) string, float func(float64) string) string {
+	switch key {
+	case "seeds":
+		return joinWith(g.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) }, join)
+	case "subscribers":
+		return joinWith(g.Subscribers, strconv.Itoa, join)
+	case "periods":
+		return joinWith(g.Periods, strconv.Itoa, join)
+	case "partition_key":
+		return joinWith(g.PartitionKeys, model.PartitionKey.String, join)
+	case "workers":
+		return joinWith(g.Workers, strconv.Itoa, join)
+	case "state_rows":
+		return joinWith(g.StateRows, stateRowsText, join)
+	case "probabilities":
+		return joinWith(g.Probabilities, float, join)
+	case "intervals":
+		if g.IntervalsAll {
+			return "all"
+		}
+		return joinWith(g.Intervals, model.Interval.String, join)
+	}
+	return ""
+}
+
+// grid returns the entry's values as a grid, for axisText.
+func (x *Exclusion) grid() Grid {
+	return Grid{Seeds: x.Seeds, Subscribers: x.Subscribers, Periods: x.Periods, PartitionKeys: x.PartitionKeys,
+		Workers: x.Workers, StateRows: x.StateRows, Probabilities: x.Probabilities, Intervals: x.Intervals}
+}
+
+// joinWith formats values and joins them.
+func joinWith[T any](values []T, format func(T) string, join func([]string) string) string {
+	s := make([]string, len(values))
+	for i, v := range values {
+		s[i] = format(v)
+	}
+	return join(s)
+}
+
+// describe writes keys and their values as "k: v, k: v", the values
+// joined by join. axis names the axis key of a written key.
+func describe(g *Grid, keys []string, axis func(string) string, join func([]string) string, float func(float64) string) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + g.axisText(axis(k), join, float)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,82 @@
+package runner
+
+import "ckptlab/model"
+
+// left sets dst[i] to whether the point of the source's i-th interval at
+// (pr, stateRows, prob) is left in the grid, and returns dst, grown to
+// the number of intervals as needed. It matches each axis against the
+// entries once: a bit per entry that takes in every value but the
+// interval, then the interval's.
+func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows int, prob float64) []bool {
+	dst = dst[:0]
+	x := r.Exp.Exclude
+	var m uint64
+	if len(x) > 0 {
+		s := sr.Source
+		m = maskOf(s.Seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
+			maskOf(s.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }) &
+			maskOf(s.Periods, x, func(x *Exclusion) []int { return x.Periods }) &
+			maskOf(pr.Key, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }) &
+			maskOf(pr.Partitioning.Workers, x, func(x *Exclusion) []int { return x.Workers }) &
+			stateRowsMask(stateRows, s.Subscribers, x) &
+			maskOf(prob, x, func(x *Exclusion) []float64 { return x.Probabilities })
+	}
+	for _, k := range sr.Intervals {
+		dst = append(dst, m == 0 || m&maskOf(k, x, func(x *Exclusion) []model.Interval { return x.Intervals }) == 0)
+	}
+	return dst
+}
+
+// anyLeft reports, for each interval of the source, whether a point of it
+// at one of the given parts, state rows and probabilities is left. nil
+// parts, state rows or probabilities stand for all of the source's.
+func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
+	if parts == nil {
+		parts = sr.Parts
+	}
+	if stateRows == nil {
+		stateRows = sr.Grid.StateRowsFor(sr.Source.Subscribers)
+	}
+	if probs == nil {
+		probs = sr.Grid.Probabilities
+	}
+	out := make([]bool, len(sr.Intervals))
+	var scratch []bool
+	for _, pr := range parts {
+		for _, s := range stateRows {
+			for _, p := range probs {
+				scratch = r.left(scratch, sr, pr, s, p)
+				for i, ok := range scratch {
+					out[i] = out[i] || ok
+				}
+			}
+		}
+	}
+	return out
+}
+
+// bestLeft is model.Best among the costs left: the index of the least
+// expected total, ties to the first, or -1 when none is left.
+func bestLeft(costs []model.Cost, left []bool, prob float64, stateRows int) int {
+	best := -1
+	var least float64
+	for i, c := range costs {
+		if !left[i] {
+			continue
+		}
+		if e := c.ExpectedTotal(prob, stateRows); best < 0 || e < least {
+			best, least = i, e
+		}
+	}
+	return best
+}
+
+// none reports whether no value of left is set.
+func none(left []bool) bool {
+	for _, ok := range left {
+		if ok {
+			return false
+		}
+	}
+	return true
+}
