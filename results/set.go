@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Set is everything a run writes for one experiment.
@@ -146,10 +147,15 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 		return err
 	}
 	defer temps.remove(stage) // after the swap, the previous set
-	for _, f := range files {
-		if err := writeStaged(ctx, stage, f); err != nil {
+	for i := 0; i < len(files); {
+		j := i + 1
+		for files[i].alongside && j < len(files) && files[j].alongside {
+			j++
+		}
+		if f, err := writeStagedAlongside(ctx, stage, files[i:j]); err != nil {
 			return fmt.Errorf("writing %s: %w", filepath.Join(dir, s.Name, f.name), err)
 		}
+		i = j
 	}
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return err
@@ -161,6 +167,40 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 		return err
 	}
 	return syncDir(dir)
+}
+
+// writeStagedAlongside writes files of a set into the staging folder at
+// the same time, one goroutine each, and returns the first of them, in the
+// set's order, that failed, with its error. A failure stops the others.
+func writeStagedAlongside(ctx context.Context, stage string, files []setFile) (setFile, error) {
+	if len(files) == 1 {
+		return files[0], writeStaged(ctx, stage, files[0])
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() {
+			if errs[i] = writeStaged(ctx, stage, f); errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	// A file stopped by another's failure reports the cancellation; name
+	// the one that failed first on its own, in the set's order.
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return files[i], err
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			return files[i], err
+		}
+	}
+	return setFile{}, nil
 }
 
 // writeStaged writes one file of a set into the staging folder and syncs
@@ -193,6 +233,11 @@ func writeStaged(ctx context.Context, stage string, f setFile) error {
 type setFile struct {
 	name   string
 	render func(ctx context.Context, w io.Writer, scratch string) error
+	// alongside marks a file that may be written at the same time as the
+	// alongside files next to it: the CSV tables, which read the evaluated
+	// result without changing it and hold nothing but a buffer each. On
+	// two cores grid.csv and failures.csv then take the time of the longer.
+	alongside bool
 }
 
 // files returns the files of the set in the given formats, in the order of
@@ -209,16 +254,16 @@ func (s Set) files(formats []string) ([]setFile, error) {
 				}
 			}
 			for _, t := range tables {
-				out = append(out, setFile{t.Name + ".csv", func(ctx context.Context, w io.Writer, _ string) error {
+				out = append(out, setFile{name: t.Name + ".csv", alongside: true, render: func(ctx context.Context, w io.Writer, _ string) error {
 					return WriteCSV(w, t.stopOn(ctx))
 				}})
 			}
 		case FormatXLSX:
-			out = append(out, setFile{s.Name + ".xlsx", func(ctx context.Context, w io.Writer, scratch string) error {
+			out = append(out, setFile{name: s.Name + ".xlsx", render: func(ctx context.Context, w io.Writer, scratch string) error {
 				return xlsxWriter{scratch: scratch}.write(ctx, w, s)
 			}})
 		case FormatMD:
-			out = append(out, setFile{s.Name + ".md", func(ctx context.Context, w io.Writer, _ string) error {
+			out = append(out, setFile{name: s.Name + ".md", render: func(ctx context.Context, w io.Writer, _ string) error {
 				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
 		default:
@@ -226,7 +271,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 		}
 	}
 	if len(out) > 0 {
-		out = append(out, setFile{ExperimentFile, func(_ context.Context, w io.Writer, _ string) error {
+		out = append(out, setFile{name: ExperimentFile, render: func(_ context.Context, w io.Writer, _ string) error {
 			return s.WriteExperiment(w)
 		}})
 	}
