@@ -33,6 +33,13 @@ func TestMemoryBoundHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the program")
 	}
+	// The peak a child reports includes the memory of this process at the
+	// moment it started the child (Linux keeps the high-water mark across
+	// exec), which only makes the check stricter; under the race detector
+	// this process alone is larger than the bounds checked.
+	if raceDetector {
+		t.Skip("the race detector's test process is larger than the bounds checked")
+	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ckptlab")
 	if out, err := exec.Command("go", "build", "-o", bin, "ckptlab/cmd/ckptlab").CombinedOutput(); err != nil {
