@@ -22,6 +22,13 @@ func (p Point) decision() string {
 		p.Seed, p.Subscribers, p.Periods, p.PartitionKey, p.Workers, p.StateRows, shortFloat(p.Probability))
 }
 
+// decisionRow writes the values of the row of decisions.csv the point
+// belongs to, which does not depend on partitioning.
+func (p Point) decisionRow() string {
+	return fmt.Sprintf("seed %d, subscribers %d, periods %d, state_rows %d, probability %s",
+		p.Seed, p.Subscribers, p.Periods, p.StateRows, shortFloat(p.Probability))
+}
+
 // firstShared returns the first value of b that a holds too.
 func firstShared[T comparable](a, b []T) (T, bool) {
 	for _, v := range b {
@@ -34,21 +41,21 @@ func firstShared[T comparable](a, b []T) (T, bool) {
 }
 
 // shared returns a point two grids share, or, when they share no point,
-// a point of a decision both give intervals to: the decision's intervals
-// would come from two cases, and best would compare only some of them.
+// a point of a decision both give different intervals: the decision's
+// intervals would come from two cases, and best would compare only some of
+// them. A decision, as decisions.csv has it, is a source, state rows and
+// probability whatever the partitioning, so two cases of other partition
+// keys or workers must give a source they share the same intervals.
 // point says which of the two it is; ok is false when the grids are apart.
 func shared(a, b *Grid) (p Point, point, ok bool) {
-	var oks [6]bool
+	var oks [3]bool
 	p.Seed, oks[0] = firstShared(a.Seeds, b.Seeds)
-	p.Periods, oks[1] = firstShared(a.Periods, b.Periods)
-	p.PartitionKey, oks[2] = firstShared(a.PartitionKeys, b.PartitionKeys)
-	p.Workers, oks[3] = firstShared(a.Workers, b.Workers)
-	p.Probability, oks[4] = firstShared(a.Probabilities, b.Probabilities)
+	p.Probability, oks[1] = firstShared(a.Probabilities, b.Probabilities)
 	// state rows compare as the tables show them: the word subscribers is
 	// the source's subscribers
 	for _, n := range b.Subscribers {
 		if slices.Contains(a.Subscribers, n) {
-			if p.StateRows, oks[5] = firstShared(a.StateRowsFor(n), b.StateRowsFor(n)); oks[5] {
+			if p.StateRows, oks[2] = firstShared(a.StateRowsFor(n), b.StateRowsFor(n)); oks[2] {
 				p.Subscribers = n
 				break
 			}
@@ -57,16 +64,39 @@ func shared(a, b *Grid) (p Point, point, ok bool) {
 	if slices.Contains(oks[:], false) {
 		return Point{}, false, false
 	}
+	var okKey, okWorkers bool
+	p.PartitionKey, okKey = firstShared(a.PartitionKeys, b.PartitionKeys)
+	p.Workers, okWorkers = firstShared(a.Workers, b.Workers)
 	for _, periods := range b.Periods {
 		if !slices.Contains(a.Periods, periods) {
 			continue
 		}
-		if k, ok := firstShared(a.IntervalsFor(periods), b.IntervalsFor(periods)); ok {
+		ia, ib := a.IntervalsFor(periods), b.IntervalsFor(periods)
+		if k, ok := firstShared(ia, ib); ok && okKey && okWorkers {
 			p.Periods, p.Interval = periods, k
 			return p, true, true
 		}
+		if !sameSet(ia, ib) {
+			p.Periods = periods
+			return p, false, true
+		}
 	}
-	return p, false, true
+	return Point{}, false, false
+}
+
+// sameSet reports whether a and b hold the same values.
+func sameSet[T comparable](a, b []T) bool {
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			return false
+		}
+	}
+	for _, v := range b {
+		if !slices.Contains(a, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkCases reports every case that shares a point or a decision with
@@ -89,8 +119,8 @@ func checkCases(e *Experiment, items []*mapItem, pl place) ErrorList {
 					"shares the grid point %s with %s (want each point in one case)", p, other))
 			} else {
 				errs = append(errs, pl.errorAt(it.node, it.suffix(),
-					"shares the decision %s with %s, which gives it other intervals (want a decision's intervals in one case, so that best compares them all)",
-					p.decision(), other))
+					"shares the decision %s with %s, which gives it other intervals (want the same intervals for a source, state rows and probability in every case, whatever the partitioning, so that best and decisions.csv compare them all)",
+					p.decisionRow(), other))
 			}
 			break
 		}
