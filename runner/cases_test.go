@@ -81,8 +81,8 @@ func TestSizesWithExclusions(t *testing.T) {
 			"  - {partition_key: type, workers: [2, 4]}\n  - {interval: [1, 2], workers: 1}\n",
 		"name: x\nprobabilities: [1, 0.5]\nstate_rows: [0, 200]\nexclude:\n" +
 			"  - {probability: 1, state_rows: 0}\n  - {probability: 0.5, state_rows: 200}\n  - {probability: 1, interval: none}\n",
-		"name: x\nsubscribers: [20, 30]\nstate_rows: [subscribers, 20, 0]\nexclude:\n" +
-			"  - {state_rows: subscribers, interval: 1}\n  - {state_rows: 20, probability: 1}\n",
+		"name: x\nsubscribers: [20, 30]\nstate_rows: [subscribers, 25, 0]\nexclude:\n" +
+			"  - {state_rows: subscribers, interval: 1}\n  - {state_rows: 25, probability: 1}\n",
 		"name: x\ncases:\n  - {subscribers: 20, periods: [10, 12], intervals: all}\n  - {subscribers: 30, seeds: [1, 2]}\n" +
 			"exclude:\n  - {periods: 10, interval: [9, 10]}\n  - {seed: 2, probabilities: [1, 0.75, 0.5, 0.25]}\n",
 	}

@@ -230,6 +230,26 @@ func (c *checker) casePeriods(it *mapItem, v *parsed, ff fileFrame) {
 }
 
 // caseGrid returns the grid of a case: the case's values over the file's.
+// stateRowsTwice is the message for a state_rows list whose word
+// subscribers comes to a number it lists too.
+const stateRowsTwice = "subscribers is %d for subscribers %d, which the list holds too " +
+	"(want each state row count once for every subscribers value)"
+
+// stateRowsTwice returns a subscribers value for which the word subscribers
+// of state_rows comes to a number the list holds already: every point of
+// that source would be in the grid twice.
+func (g *Grid) stateRowsTwice() (n int, twice bool) {
+	if !slices.Contains(g.StateRows, SubscriberState) {
+		return 0, false
+	}
+	for _, n := range g.Subscribers {
+		if slices.Contains(g.StateRows, n) {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
 func caseGrid(e *Experiment, it *mapItem, lines bool) Grid {
 	g := e.fileGrid()
 	g.Keys = slices.Clone(it.keys)
@@ -347,9 +367,18 @@ func casesMinP(cases []*mapItem, fileMinP int) int {
 // whose other keys are filled, and checks them against each other. It
 // reports whether e is free of errors.
 func (l *loader) fillGrid(e *Experiment, win map[string]*setting, cases, exclude []*mapItem) bool {
+	if s := win["state_rows"]; s != nil && s.Node != nil {
+		g := e.fileGrid()
+		if n, twice := g.stateRowsTwice(); twice {
+			l.errs = append(l.errs, s.Place.errorAt(s.Node, "", stateRowsTwice, n, n))
+		}
+	}
 	if s := win["cases"]; s != nil {
-		for _, it := range cases {
+		for i, it := range cases {
 			e.Cases = append(e.Cases, caseGrid(e, it, s.Place.Lines))
+			if n, twice := e.Cases[i].stateRowsTwice(); twice {
+				l.errs = append(l.errs, s.Place.errorAt(it.node, it.suffix(), "state_rows: "+stateRowsTwice, n, n))
+			}
 		}
 		l.errs = append(l.errs, checkCases(e, cases, s.Place)...)
 	}
