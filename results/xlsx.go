@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -301,11 +302,28 @@ func cellValue(v Value) any {
 	case Int:
 		return v.Int
 	case Float:
-		return v.Float
+		return cellFloat(v.Float)
 	case Bool:
 		return v.Bool
 	}
 	return v.Text
+}
+
+// cellFloat rounds x to the 15 significant digits a spreadsheet cell
+// holds. excelize cuts a float's digits past the fifteenth instead of
+// rounding them (0.9166666666666666 became 0.916666666666666, 1018.1818…
+// 1018.18181818181); rounded first, the value it writes is the nearest
+// 15-digit number, as a spreadsheet would show it. NaN and infinities
+// stay as they are.
+func cellFloat(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)
+	if err != nil {
+		return x
+	}
+	return r
 }
 
 // numericTextColumns reports, per column, whether its text cells are
@@ -330,7 +348,7 @@ func numericCellValue(v Value) any {
 		return n
 	}
 	if x, err := strconv.ParseFloat(v.Text, 64); err == nil {
-		return x
+		return cellFloat(x)
 	}
 	return v.Text
 }

@@ -46,17 +46,10 @@ func openWorkbook(t testing.TB, data []byte) *excelize.File {
 	return f
 }
 
-// heldFloat returns the number a workbook cell holds for x: its shortest
-// decimal form cut to the 15 significant digits a spreadsheet keeps.
+// heldFloat returns the number a workbook cell holds for x: x rounded to
+// the 15 significant digits a spreadsheet keeps.
 func heldFloat(x float64) float64 {
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', -1, 64), "e")
-	sign := ""
-	if strings.HasPrefix(mant, "-") {
-		sign, mant = "-", mant[1:]
-	}
-	digits := strings.Replace(mant, ".", "", 1)
-	digits = digits[:min(len(digits), 15)]
-	v, err := strconv.ParseFloat(sign+digits[:1]+"."+digits[1:]+"e"+exp, 64)
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)
 	if err != nil {
 		panic(err)
 	}
