@@ -15,7 +15,7 @@ import (
 const (
 	summaryCols       = 7
 	summaryFirstWidth = 22.0
-	summaryWidth      = 16.0
+	summaryWidth      = 18.0
 	// summaryTableRows is the most rows of a table the summary shows; the
 	// table's own sheet has them all.
 	summaryTableRows = 40
