@@ -103,3 +103,12 @@ func errorRank(e *Error) int {
 	}
 	return 1
 }
+
+// pluralNoun returns the plural of a noun of the messages: "case" and
+// "cases", "exclude entry" and "exclude entries".
+func pluralNoun(noun string) string {
+	if strings.HasSuffix(noun, "y") {
+		return noun[:len(noun)-1] + "ies"
+	}
+	return noun + "s"
+}

@@ -68,7 +68,7 @@ func (c *checker) readItems(d *keyDef, n *yaml.Node, limit int) []*mapItem {
 		return nil
 	}
 	if len(n.Content) > limit {
-		c.fail(n, "", "%d %ss (want at most %d, a safety cap)", len(n.Content), d.Noun, limit)
+		c.fail(n, "", "%d items (want at most %d %s, a safety cap)", len(n.Content), limit, plural(limit, d.Noun, pluralNoun(d.Noun)))
 		return nil
 	}
 	var items []*mapItem

@@ -12,8 +12,14 @@ type Shard struct{ I, N int }
 // String returns the shard as its file is named: "I-of-N".
 func (s Shard) String() string { return fmt.Sprintf("%d-of-%d", s.I, s.N) }
 
-// Valid reports whether 1 <= I <= N.
-func (s Shard) Valid() bool { return s.N >= 1 && s.I >= 1 && s.I <= s.N }
+// MaxShards is the most parts a run may be cut into: Kubernetes runs at
+// most 100,000 completions of an Indexed Job, and the other engines fewer
+// tasks of an array. A bound keeps merge's bookkeeping and its messages
+// small whatever N a shard file or a command line names.
+const MaxShards = 100_000
+
+// Valid reports whether 1 <= I <= N <= MaxShards.
+func (s Shard) Valid() bool { return s.N >= 1 && s.N <= MaxShards && s.I >= 1 && s.I <= s.N }
 
 // Part returns the pieces of the I-th of N parts of the work, at most one
 // per source, in source order.

@@ -104,7 +104,7 @@ func (e *Experiment) checkShard(f *ShardFile, hash string) error {
 			f.Name, f.Hash, e.Name, hash)
 	}
 	if !f.Shard.Valid() {
-		return fmt.Errorf("shard %d of %d does not exist", f.Shard.I, f.Shard.N)
+		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, MaxShards)
 	}
 	if !slices.Equal(f.Pieces, e.Part(f.Shard)) {
 		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
@@ -135,9 +135,13 @@ type MissingShardsError struct {
 }
 
 func (m *MissingShardsError) Error() string {
-	idx := make([]string, len(m.Missing))
-	for i, k := range m.Missing {
-		idx[i] = fmt.Sprint(k)
+	const shown = 20 // indexes named; the count says how many more
+	idx := make([]string, 0, min(len(m.Missing), shown)+1)
+	for _, k := range m.Missing[:min(len(m.Missing), shown)] {
+		idx = append(idx, fmt.Sprint(k))
+	}
+	if more := len(m.Missing) - shown; more > 0 {
+		idx = append(idx, fmt.Sprintf("… and %d more", more))
 	}
 	return fmt.Sprintf("%s: %d of %d shard files missing: %s (run each with ckptlab run --shard I/%d)",
 		m.Dir, len(m.Missing), m.N, strings.Join(idx, ", "), m.N)

@@ -332,3 +332,16 @@ func FuzzShardFile(f *testing.F) {
 		}
 	})
 }
+
+// TestMissingShardsMessage checks that a merge missing many shards names
+// the first few and counts the rest, rather than printing every index.
+func TestMissingShardsMessage(t *testing.T) {
+	m := &MissingShardsError{Dir: "out/x/shards", N: MaxShards}
+	for i := 1; i <= MaxShards; i++ {
+		m.Missing = append(m.Missing, i)
+	}
+	msg := m.Error()
+	if !strings.Contains(msg, "100000 of 100000 shard files missing: 1, 2, 3,") || !strings.Contains(msg, "… and 99980 more") || len(msg) > 300 {
+		t.Errorf("message of %d bytes: %s", len(msg), msg)
+	}
+}

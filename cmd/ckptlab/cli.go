@@ -41,6 +41,17 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 // Main runs ckptlab with the given arguments (without the program name) and
 // returns the process exit code. Tests call it in-process.
 func Main(args []string, stdout, stderr io.Writer) int {
+	out := &resultWriter{w: stdout}
+	code := execute(args, out, stderr)
+	if out.err != nil && code == exitOK {
+		fmt.Fprintf(stderr, "ckptlab: cannot write to standard output: %v; the results printed there are lost (the files written are complete)\n", out.err)
+		return exitFailed
+	}
+	return code
+}
+
+// execute runs the command line and returns its exit code.
+func execute(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -58,6 +69,26 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// wrong number of arguments.
 	fmt.Fprintf(stderr, "%s: %v\nRun '%s --help' for usage.\n", cmd.CommandPath(), err, cmd.CommandPath())
 	return exitBadUser
+}
+
+// resultWriter is standard output, remembering its first error: what
+// ckptlab prints there (the files a run wrote, its headline, a plan, the
+// Markdown of -o -) is a result, and a command whose results were lost to
+// a full disk or a closed pipe must not exit 0.
+type resultWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *resultWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	if err != nil {
+		r.err = err
+	}
+	return n, err
 }
 
 // newRoot returns the ckptlab command with its subcommands, one file each:
@@ -92,6 +123,18 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddCommand(newRunCmd(stdout, stderr), newValidateCmd(stdout, stderr),
 		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr))
+	// cobra's completion command prints its help and exits 0 when the shell
+	// is missing or unknown; here that is a usage error, as for every other
+	// command.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.NoArgs
+			c.RunE = func(cmd *cobra.Command, _ []string) error {
+				return usagef(cmd, "no shell given (want bash, zsh, fish or powershell)")
+			}
+		}
+	}
 	return root
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,11 @@ func TestCommandLine(t *testing.T) {
 			"--set workers: hint: in YAML flow syntax a colon takes a space after it (want --set 'workers={from: 1, to: 4}')\n", false},
 		{"plan shows table sizes", []string{"plan", "--set", "periods=12000", lessonFile}, exitOK, "  failures rows    71994\n", "", true},
 		{"max-memory saturates", []string{"run", "-q", "--max-memory", "9223372036854775807", "-o", out, "--format", "csv", lessonFile}, exitOK, "grid.csv", "", true},
+		{"completion without a shell", []string{"completion"}, exitBadUser, "", "ckptlab completion: no shell given", false},
+		{"completion of an unknown shell", []string{"completion", "tcsh"}, exitBadUser, "", "unknown command \"tcsh\"", false},
+		{"max-points 0", []string{"run", "--max-points", "0", "-o", out, lessonFile}, exitBadUser, "", "--max-points 0 is not a number of rows", false},
+		{"empty --shard", []string{"run", "--shard", "", "-o", out, lessonFile}, exitBadUser, "", "--shard is empty", false},
+		{"too many shards", []string{"run", "--shard", "1/100001", "-o", out, lessonFile}, exitBadUser, "", "100001 shards are more than 100000", false},
 		{"failures.csv guarded", []string{"run", "--format", "csv", "--set", "periods=12000", "--set", "intervals=all", "-o", out, lessonFile}, exitBadUser, "",
 			"failures.csv would have 143999999 rows, more than --max-points 10000000", false},
 	}
@@ -127,4 +133,19 @@ func errorsAs(err error, target **exec.ExitError) bool {
 	e, ok := err.(*exec.ExitError)
 	*target = e
 	return ok
+}
+
+// failingWriter fails every write, as standard output does on a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestLostStdout checks that a command whose results on standard output
+// were lost does not exit 0.
+func TestLostStdout(t *testing.T) {
+	var stderr strings.Builder
+	code := Main([]string{"run", "-q", "--format", "csv", "-o", t.TempDir(), lessonFile}, failingWriter{}, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "cannot write to standard output: no space left on device") {
+		t.Errorf("run with a failing stdout = %d, stderr %q; want %d and the reason", code, stderr.String(), exitFailed)
+	}
 }

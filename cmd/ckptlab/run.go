@@ -54,8 +54,14 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if err := checkOut(cmd, f.out); err != nil {
 				return err
 			}
+			if f.maxPoints < 1 {
+				return usagef(cmd, "--max-points %d is not a number of rows (want >= 1)", f.maxPoints)
+			}
+			if f.maxMemory < 1 {
+				return usagef(cmd, "--max-memory %d is not a number of mebibytes (want >= 1)", f.maxMemory)
+			}
 			if f.jobs < 0 {
-				return usagef(cmd, "-j %d is not a number of jobs (want >= 1)", f.jobs)
+				return usagef(cmd, "-j %d is not a number of jobs (want >= 1, or 0 for one per core)", f.jobs)
 			}
 			if err := parseShardFlag(cmd, &f); err != nil {
 				return err
@@ -70,7 +76,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 	addOutFlag(cmd, &f.out, "write results into `OUT`/<name>/")
 	addSetFlag(cmd, &f.sets)
 	addFormatFlag(cmd, &f.formats)
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (default GOMAXPROCS)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
 	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a run any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
 	fl.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")

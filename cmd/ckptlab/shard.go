@@ -63,6 +63,10 @@ func parseShard(value string, getenv func(string) string) (runner.Shard, error) 
 		if n, err = strconv.Atoi(nText); err != nil || n < 1 {
 			return runner.Shard{}, fmt.Errorf("--shard %s: %q is not a number of shards (want I/N with 1 <= I <= N, auto or auto/N)", value, nText)
 		}
+		if n > runner.MaxShards {
+			return runner.Shard{}, fmt.Errorf("--shard %s: %d shards are more than %d, the most a run is cut into (want N <= %d)",
+				value, n, runner.MaxShards, runner.MaxShards)
+		}
 	}
 	if spec != "auto" {
 		i, err := strconv.Atoi(spec)
@@ -140,8 +144,8 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 	}
 	s := runner.Shard{I: (index-first)/step + 1, N: n}
 	if !s.Valid() {
-		return fail("%s=%d makes shard %d of %d, which does not exist; number the tasks 0..%d",
-			e.index, index, s.I, n, n-1)
+		return fail("%s=%d makes shard %d of %d, which does not exist; the array's tasks are %s=%d..%d",
+			e.index, index, s.I, n, e.index, first, first+step*(n-1))
 	}
 	return s, nil
 }
@@ -173,6 +177,11 @@ func runShard(ctx context.Context, e *runner.Experiment, s runner.Shard, f runFl
 // --shard with --check, is a usage error.
 func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
 	if f.shard == "" {
+		if cmd.Flags().Changed("shard") {
+			// An unset variable in --shard "$SHARD" must not make every
+			// worker of an array run the whole experiment.
+			return usagef(cmd, "--shard is empty (want I/N with 1 <= I <= N, auto or auto/N)")
+		}
 		return nil
 	}
 	var err error
