@@ -8,11 +8,10 @@ import (
 	"ckptlab/model"
 )
 
-// Grid is one cartesian grid of an experiment: the axes of one case of
-// the file's cases, with the file's values where the case is silent. A file
-// without cases is one grid, of the file's axes. The grid of an experiment
-// is the union of its grids, in order, less the excluded points (SPEC §7).
-type Grid struct {
+// Axes are the values of the axes of a grid, or those an exclude entry
+// lists (a nil list leaves that axis free). Intervals lists the declared
+// intervals; a Grid with IntervalsAll holds none.
+type Axes struct {
 	Seeds         []uint32
 	Subscribers   []int
 	Periods       []int
@@ -20,9 +19,47 @@ type Grid struct {
 	Workers       []int
 	StateRows     []int
 	Probabilities []float64
-	// Intervals lists the declared intervals; when IntervalsAll is set it
-	// is empty and every periods value P has the intervals none, 1..P.
-	Intervals    []model.Interval
+	Intervals     []model.Interval
+}
+
+// set puts the axis values read from a case or an exclude entry into a,
+// leaving the axes it does not name as they are, and reports whether the
+// intervals are the word all.
+func (a *Axes) set(values map[string]*parsed) (intervalsAll bool) {
+	for key, v := range values {
+		switch key {
+		case "seeds":
+			a.Seeds = toInts[uint32](v.Ints)
+		case "subscribers":
+			a.Subscribers = toInts[int](v.Ints)
+		case "periods":
+			a.Periods = toInts[int](v.Ints)
+		case "partition_key":
+			a.PartitionKeys = partitionKeys(v.Words)
+		case "workers":
+			a.Workers = toInts[int](v.Ints)
+		case "state_rows":
+			a.StateRows = toInts[int](v.Ints)
+		case "probabilities":
+			a.Probabilities = v.Floats
+		case "intervals":
+			a.Intervals = toInts[model.Interval](v.Ints)
+			if v.All {
+				a.Intervals, intervalsAll = nil, true
+			}
+		}
+	}
+	return intervalsAll
+}
+
+// Grid is one cartesian grid of an experiment: the axes of one case of
+// the file's cases, with the file's values where the case is silent. A file
+// without cases is one grid, of the file's axes. The grid of an experiment
+// is the union of its grids, in order, less the excluded points (SPEC §7).
+type Grid struct {
+	Axes
+	// IntervalsAll, when set, gives every periods value P the intervals
+	// none, 1..P; Intervals is then empty.
 	IntervalsAll bool
 
 	// Keys lists the axis keys the case sets, in the order written; nil
@@ -36,14 +73,7 @@ type Grid struct {
 // Exclusion is one entry of exclude: a point is dropped when its value is
 // listed for every axis the entry names. A nil list leaves that axis free.
 type Exclusion struct {
-	Seeds         []uint32
-	Subscribers   []int
-	Periods       []int
-	PartitionKeys []model.PartitionKey
-	Workers       []int
-	StateRows     []int
-	Probabilities []float64
-	Intervals     []model.Interval
+	Axes
 
 	// Keys lists the keys the entry names, as written (interval or
 	// intervals), in the order written.
@@ -76,11 +106,11 @@ func (e *Experiment) Grids() []Grid {
 
 // fileGrid is the grid of the file's axes.
 func (e *Experiment) fileGrid() Grid {
-	return Grid{
+	return Grid{Axes: Axes{
 		Seeds: e.Seeds, Subscribers: e.Subscribers, Periods: e.Periods,
 		PartitionKeys: e.PartitionKeys, Workers: e.Workers, StateRows: e.StateRows,
-		Probabilities: e.Probabilities, Intervals: e.Intervals, IntervalsAll: e.IntervalsAll,
-	}
+		Probabilities: e.Probabilities, Intervals: e.Intervals,
+	}, IntervalsAll: e.IntervalsAll}
 }
 
 // IntervalsFor returns the intervals the grid evaluates for a source of p
@@ -178,8 +208,7 @@ func (g *Grid) axisText(key string, join func(values []string) string, float fun
 
 // grid returns the entry's values as a grid, for axisText.
 func (x *Exclusion) grid() Grid {
-	return Grid{Seeds: x.Seeds, Subscribers: x.Subscribers, Periods: x.Periods, PartitionKeys: x.PartitionKeys,
-		Workers: x.Workers, StateRows: x.StateRows, Probabilities: x.Probabilities, Intervals: x.Intervals}
+	return Grid{Axes: x.Axes}
 }
 
 // joinWith formats values and joins them.

@@ -24,8 +24,8 @@ func TestLoadCases(t *testing.T) {
 		t.Errorf("Cases =\n%+v\nwant\n%+v", e.Cases, []Grid{small, large})
 	}
 	want := []Exclusion{
-		{PartitionKeys: []model.PartitionKey{model.ByType}, Workers: []int{8, 16}, Keys: []string{"partition_key", "workers"}, Line: 6},
-		{Intervals: []model.Interval{1}, Subscribers: []int{1000}, Keys: []string{"interval", "subscribers"}, Line: 7},
+		{Axes: Axes{PartitionKeys: []model.PartitionKey{model.ByType}, Workers: []int{8, 16}}, Keys: []string{"partition_key", "workers"}, Line: 6},
+		{Axes: Axes{Intervals: []model.Interval{1}, Subscribers: []int{1000}}, Keys: []string{"interval", "subscribers"}, Line: 7},
 	}
 	if !reflect.DeepEqual(e.Exclude, want) {
 		t.Errorf("Exclude =\n%+v\nwant\n%+v", e.Exclude, want)

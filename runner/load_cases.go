@@ -256,28 +256,10 @@ func caseGrid(e *Experiment, it *mapItem, lines bool) Grid {
 	if lines {
 		g.Line = it.node.Line
 	}
-	for key, v := range it.values {
-		switch key {
-		case "seeds":
-			g.Seeds = toInts[uint32](v.Ints)
-		case "subscribers":
-			g.Subscribers = toInts[int](v.Ints)
-		case "periods":
-			g.Periods = toInts[int](v.Ints)
-		case "partition_key":
-			g.PartitionKeys = partitionKeys(v.Words)
-		case "workers":
-			g.Workers = toInts[int](v.Ints)
-		case "state_rows":
-			g.StateRows = toInts[int](v.Ints)
-		case "probabilities":
-			g.Probabilities = v.Floats
-		case "intervals":
-			g.Intervals, g.IntervalsAll = toInts[model.Interval](v.Ints), v.All
-			if v.All {
-				g.Intervals = nil
-			}
-		}
+	if g.set(it.values) {
+		g.IntervalsAll = true
+	} else if _, ok := it.values["intervals"]; ok {
+		g.IntervalsAll = false
 	}
 	return g
 }

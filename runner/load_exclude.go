@@ -4,8 +4,6 @@ import (
 	"slices"
 
 	"gopkg.in/yaml.v3"
-
-	"ckptlab/model"
 )
 
 // excludeKey names the axis key that key k of an exclude entry stands for,
@@ -66,25 +64,6 @@ func exclusion(it *mapItem, lines bool) Exclusion {
 	if lines {
 		x.Line = it.node.Line
 	}
-	for key, v := range it.values {
-		switch key {
-		case "seeds":
-			x.Seeds = toInts[uint32](v.Ints)
-		case "subscribers":
-			x.Subscribers = toInts[int](v.Ints)
-		case "periods":
-			x.Periods = toInts[int](v.Ints)
-		case "partition_key":
-			x.PartitionKeys = partitionKeys(v.Words)
-		case "workers":
-			x.Workers = toInts[int](v.Ints)
-		case "state_rows":
-			x.StateRows = toInts[int](v.Ints)
-		case "probabilities":
-			x.Probabilities = v.Floats
-		case "intervals":
-			x.Intervals = toInts[model.Interval](v.Ints)
-		}
-	}
+	x.set(it.values) // all is refused in exclude: no intervals are the word
 	return x
 }
