@@ -121,3 +121,46 @@ func TestHeadlineIsShort(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineWorkers checks the line that answers a worker sweep against
+// grid.csv: the busiest worker's worst recovery at each worker count, at
+// the interval the first decision picks (4 for the lesson at p = 1).
+func TestHeadlineWorkers(t *testing.T) {
+	tests := []struct {
+		yaml, want string // want "" for no workers line
+	}{
+		{"name: x\nworkers: [1, 2, 4]\nprobabilities: 1\n",
+			"the busiest worker recovers at most 600 at 1 worker, 300 at 2 workers, 153 at 4 workers (interval 4, by subscriber, over every failure)"},
+		{"name: x\nworkers: {from: 1, to: 16}\nprobabilities: 1\n",
+			"the busiest worker recovers at most 600 at 1 worker, 300 at 2 workers, 216 at 3 workers, 153 at 4 workers, 129 at 5 workers, …, 45 at 16 workers (interval 4, by subscriber, over every failure)"},
+		{"name: x\nprobabilities: 1\n", ""},
+	}
+	for _, tt := range tests {
+		r := evaluateYAML(t, tt.yaml)
+		h := r.Headline()
+		last := h[len(h)-1]
+		has := strings.HasPrefix(last, "the busiest worker")
+		if tt.want == "" && has || tt.want != "" && last != tt.want {
+			t.Errorf("headline of\n%s ends\n%s\nwant\n%s", tt.yaml, last, tt.want)
+		}
+		if tt.want == "" {
+			continue
+		}
+		// Each figure is busiest_worker_worst of grid.csv at interval 4.
+		g := r.GridTable()
+		header := g.Header()
+		for row := range g.Rows {
+			cells := make([]string, len(row))
+			for i, v := range row {
+				cells[i] = v.String()
+			}
+			if cells[slices.Index(header, "interval")] != "4" {
+				continue
+			}
+			w, worst := cells[slices.Index(header, "workers")], cells[slices.Index(header, "busiest_worker_worst")]
+			if !strings.Contains(tt.want, worst+" at "+w+" worker") && strings.Contains(tt.want, " at "+w+" worker") {
+				t.Errorf("grid.csv has busiest_worker_worst %s at %s workers, the headline says otherwise: %s", worst, w, tt.want)
+			}
+		}
+	}
+}

@@ -68,6 +68,9 @@ func (r *Result) headline() []string {
 				}
 			}
 		}
+		if line, ok := workersLine(ds); ok && len(out) < maxHeadline {
+			out = append(out, line)
+		}
 		return out
 	}
 	return r.summary(ngroups, groups)
@@ -126,6 +129,42 @@ func (r *Result) summary(ngroups int, groups []*breakeven) []string {
 		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", more, plural(more, "envelope", "envelopes")))
 	}
 	return out
+}
+
+// maxWorkersShown is the most worker counts the workers line names.
+const maxWorkersShown = 6
+
+// workersLine answers a worker sweep's question, what the one failed
+// worker asks to have back as the stream is spread over more workers: the
+// busiest worker's recovery over every failure (busiest_worker_worst) for
+// each worker count of the first source's first partition key, at the
+// interval the first decision picks. ok is false without a sweep.
+func workersLine(ds []*decision) (string, bool) {
+	if len(ds) == 0 {
+		return "", false
+	}
+	d := ds[0]
+	var parts []*PartResult
+	for _, pr := range d.sr.Parts {
+		if pr.Key == d.sr.Parts[0].Key {
+			parts = append(parts, pr)
+		}
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	var each []string
+	for i, pr := range parts {
+		if len(parts) > maxWorkersShown && i == maxWorkersShown-1 {
+			each = append(each, "…")
+			pr = parts[len(parts)-1]
+		} else if len(parts) > maxWorkersShown && i > maxWorkersShown-1 {
+			break
+		}
+		each = append(each, fmt.Sprintf("%d at %s", pr.Costs[d.best].BusiestWorst, count(pr.Partitioning.Workers, "worker")))
+	}
+	return fmt.Sprintf("the busiest worker recovers at most %s (interval %s, by %s, over every failure)",
+		strings.Join(each, ", "), d.sr.Intervals[d.best], parts[0].Key), true
 }
 
 // groupTitle names a source and state size.
