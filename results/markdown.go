@@ -56,6 +56,13 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Answers\n\n")
 			for _, line := range s.Headline {
+				// A line that ends in a colon titles the lines that follow
+				// it (a source and state size): a heading of its own, not
+				// one more bullet beside them.
+				if title, ok := strings.CutSuffix(line, ":"); ok {
+					fmt.Fprintf(b, "\n**%s**\n\n", escapeMarkdown(title))
+					continue
+				}
 				fmt.Fprintf(b, "- %s\n", escapeMarkdown(line))
 			}
 		}, "the answers")

@@ -173,3 +173,19 @@ func TestMarkdownEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownHeadlineTitles checks that a headline line ending in a colon,
+// which names the source and state size of the lines after it, becomes a
+// bold title between the bullets rather than one bullet among them.
+func TestMarkdownHeadlineTitles(t *testing.T) {
+	set := lessonSet(t)
+	set.Headline = []string{"x: seed 1, state rows 100:", "best 4", "seed 1, state rows 400:", "best none"}
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	want := "**x: seed 1, state rows 100**\n\n- best 4\n\n**seed 1, state rows 400**\n\n- best none\n"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("the answers do not read\n%s\nin\n%s", want, buf.String())
+	}
+}
