@@ -100,8 +100,9 @@ func TestDecisionOrder(t *testing.T) {
 // TestHeadlineIsShort checks that a large grid is summarized in at most a
 // dozen lines, the same on every call.
 func TestHeadlineIsShort(t *testing.T) {
+	// Faults make the envelopes of the seeds differ, more than fit.
 	r := evaluateYAML(t, "name: big\nseeds: {from: 1, to: 6}\nsubscribers: 20\nstate_rows: [subscribers, 5, 40]\n"+
-		"probabilities: {from: 0, to: 1, step: 0.1}\nintervals: all\n")
+		"probabilities: {from: 0, to: 1, step: 0.1}\nintervals: all\nmissing: 5\n")
 	h := r.Headline()
 	if len(h) == 0 || len(h) > maxHeadline {
 		t.Fatalf("headline of %d lines, want 1..%d:\n%s", len(h), maxHeadline, strings.Join(h, "\n"))
@@ -162,5 +163,30 @@ func TestHeadlineWorkers(t *testing.T) {
 				t.Errorf("grid.csv has busiest_worker_worst %s at %s workers, the headline says otherwise: %s", worst, w, tt.want)
 			}
 		}
+	}
+}
+
+// TestHeadlineEnvelopesAlike checks that a large grid's headline writes
+// envelopes that read alike on one line, counting them: without faults a
+// source's stream does not depend on its seed, so thirty seeds share one
+// envelope; with faults some differ and get lines of their own.
+func TestHeadlineEnvelopesAlike(t *testing.T) {
+	h := evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\n").Headline()
+	want := "seed 1, 200 subscribers, 12 periods, state rows 200 and 29 more alike: none on [0, 11/18]"
+	if !slices.ContainsFunc(h, func(l string) bool { return strings.HasPrefix(l, want) }) {
+		t.Errorf("headline lacks %q:\n%s", want, strings.Join(h, "\n"))
+	}
+	h = evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\nmissing: 40\n").Headline()
+	if len(h) > maxHeadline {
+		t.Errorf("headline of %d lines", len(h))
+	}
+	lines := 0
+	for _, l := range h {
+		if strings.HasPrefix(l, "seed ") {
+			lines++
+		}
+	}
+	if lines < 2 {
+		t.Errorf("faults make seeds differ, but the headline has %d envelope lines:\n%s", lines, strings.Join(h, "\n"))
 	}
 }

@@ -39,19 +39,16 @@ func (r *Result) headline() []string {
 		ngroups += len(sr.Grid.StateRows)
 		probs = max(probs, len(sr.Grid.Probabilities))
 	}
-	var groups []*breakeven
-	for b := range r.breakevens {
-		if len(groups) == maxHeadline {
-			break
-		}
-		groups = append(groups, b)
-	}
 	titled := ngroups > 1
 	perGroup := 1 + probs
 	if titled {
 		perGroup++
 	}
 	if ngroups*perGroup <= maxHeadline {
+		var groups []*breakeven
+		for b := range r.breakevens {
+			groups = append(groups, b)
+		}
 		var ds []*decision
 		for d := range r.decisions {
 			ds = append(ds, d)
@@ -73,13 +70,13 @@ func (r *Result) headline() []string {
 		}
 		return out
 	}
-	return r.summary(ngroups, groups)
+	return r.summary(ngroups)
 }
 
 // summary is the headline of a large grid: counts over every decision, the
-// largest gain of an undeclared interval, and the first of the ngroups
-// envelopes.
-func (r *Result) summary(ngroups int, groups []*breakeven) []string {
+// largest gain of an undeclared interval, and the ngroups envelopes, those
+// alike on one line.
+func (r *Result) summary(ngroups int) []string {
 	alpha := shortFloat(r.Exp.RiskLevel)
 	var n, sameWorst, sameTail, beaten int
 	var gain *decision
@@ -118,15 +115,41 @@ func (r *Result) summary(ngroups int, groups []*breakeven) []string {
 				beaten, n, groupTitle(gain.sr, gain.stateRows), shortFloat(gain.prob)),
 			fmt.Sprintf("  interval %s at %s against %s's %s", gain.optimal, total(gain.optimalTotal), ks[gain.best], total(gain.bestTotal)))
 	}
-	shown := groups
-	if room := maxHeadline - len(out); ngroups > room {
-		shown = groups[:room-1]
+	return append(out, r.envelopeLines(maxHeadline-len(out))...)
+}
+
+// envelopeLines writes the break-even envelopes in at most room lines,
+// one line for all the envelopes that read alike: without faults the
+// stream of a source does not depend on its seed, so a sweep over seeds
+// has the same envelope for every one. It keeps at most room lines in
+// memory, whatever the number of envelopes.
+func (r *Result) envelopeLines(room int) []string {
+	type alike struct {
+		title, pieces string
+		n             int
 	}
-	for _, b := range shown {
-		out = append(out, groupTitle(b.sr, b.stateRows)+": "+pieceList(b))
+	var lines []alike
+	other := 0
+	for b := range r.breakevens {
+		pieces := pieceList(b)
+		if i := slices.IndexFunc(lines, func(l alike) bool { return l.pieces == pieces }); i >= 0 {
+			lines[i].n++
+		} else if len(lines) < room-1 {
+			lines = append(lines, alike{groupTitle(b.sr, b.stateRows), pieces, 1})
+		} else {
+			other++
+		}
 	}
-	if more := ngroups - len(shown); more > 0 {
-		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", more, plural(more, "envelope", "envelopes")))
+	var out []string
+	for _, l := range lines {
+		title := l.title
+		if l.n > 1 {
+			title += fmt.Sprintf(" and %d more alike", l.n-1)
+		}
+		out = append(out, title+": "+l.pieces)
+	}
+	if other > 0 {
+		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", other, plural(other, "envelope", "envelopes")))
 	}
 	return out
 }
