@@ -106,17 +106,11 @@ func (e *Experiment) FailuresFor(p int) []int {
 // rows for a source of N subscribers.
 const SubscriberState = -1
 
-// StateRowsFor returns the state rows of a source of n subscribers, in
-// declared order: the declared numbers, and n for the word subscribers.
+// StateRowsFor returns the state rows the file's axes give a source of n
+// subscribers; a case has its own (see Grid.StateRowsFor).
 func (e *Experiment) StateRowsFor(n int) []int {
-	out := make([]int, len(e.StateRows))
-	for i, v := range e.StateRows {
-		out[i] = v
-		if v == SubscriberState {
-			out[i] = n
-		}
-	}
-	return out
+	g := e.fileGrid()
+	return g.StateRowsFor(n)
 }
 
 // stateRowsText writes one declared state_rows value: a number or the word
