@@ -120,6 +120,9 @@ func (c *counter) cleanChunk(lo, hi int) {
 	t := c.t
 	t.subs += int64(hi - lo)
 	if c.byName {
+		if cap(c.hashes) < hi-lo { // made once at its size, not grown
+			c.hashes = make([]uint32, 0, hi-lo)
+		}
 		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
 	}
 	if c.draws > 0 {
