@@ -3,8 +3,11 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -127,3 +130,99 @@ func TestWriteCSVReusesOnlyEqualText(t *testing.T) {
 		t.Errorf("WriteCSV wrote\n%s\nwant\n%s", got.String(), want.String())
 	}
 }
+
+// TestWriteCSVMatchesEncodingCSV holds WriteCSV to encoding/csv, byte for
+// byte, on random tables: text that needs quoting in every way the library
+// knows (commas, quotes, line ends, leading spaces of any script, `\.`),
+// more distinct texts than WriteCSV remembers, numbers of every kind and
+// size, and enough rows to pass its flushes.
+func TestWriteCSVMatchesEncodingCSV(t *testing.T) {
+	texts := []string{"", "a", "none", "a,b", `say "x"`, "two\nlines", "cr\rhere",
+		"crlf\r\n", " lead", "\tlead", "\u00a0nbsp", "\u3000ideo", `\.`, `\..`,
+		"trail ", "é,", "\"", ",", "\n"}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1.5, 1.0 / 3, 1e-300, 1e300,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, math.NaN(), math.Inf(1),
+		math.Inf(-1), 927.3, 0.916666666666666}
+	ints := []int64{0, -1, 7, math.MaxInt64, math.MinInt64, 1 << 53}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const cols, rows = 7, 20000
+	cells := make([][]Value, rows)
+	for r := range cells {
+		cells[r] = make([]Value, cols)
+		for c := range cols {
+			var v Value
+			switch rng.IntN(5) {
+			case 0:
+				v = TextValue(texts[rng.IntN(len(texts))])
+			case 1: // distinct texts, past what WriteCSV keeps
+				v = TextValue(fmt.Sprintf("t%d,%d", r, c))
+			case 2:
+				v = FloatValue(floats[rng.IntN(len(floats))])
+			case 3:
+				v = IntValue(ints[rng.IntN(len(ints))])
+			default:
+				v = BoolValue(rng.IntN(2) == 0)
+			}
+			if c == 0 { // a column that repeats, as grid columns do
+				v = FloatValue(float64(r/10) * 0.05)
+			}
+			cells[r][c] = v
+		}
+	}
+	columns := make([]Column, cols)
+	for c := range columns {
+		columns[c] = Column{Name: texts[c+3]} // headers need quoting too
+	}
+	table := Table{Columns: columns, Rows: func(yield func([]Value) bool) {
+		row := make([]Value, cols) // reused, as tables do
+		for _, r := range cells {
+			copy(row, r)
+			if !yield(row) {
+				return
+			}
+		}
+	}}
+	var got, want bytes.Buffer
+	if err := WriteCSV(&got, table); err != nil {
+		t.Fatal(err)
+	}
+	cw := csv.NewWriter(&want)
+	cw.Write(table.Header())
+	for _, r := range cells {
+		record := make([]string, cols)
+		for c, v := range r {
+			record[c] = v.String()
+		}
+		cw.Write(record)
+	}
+	cw.Flush()
+	if got.Len() < 2*csvFlushAt {
+		t.Fatalf("the table is %d bytes, too few to pass two flushes", got.Len())
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		g, w := got.Bytes(), want.Bytes()
+		i := 0
+		for i < len(g) && i < len(w) && g[i] == w[i] {
+			i++
+		}
+		t.Fatalf("WriteCSV differs from encoding/csv at byte %d: %q, want %q",
+			i, g[i:min(i+40, len(g))], w[i:min(i+40, len(w))])
+	}
+}
+
+// TestWriteCSVReportsWriteErrors checks that a writer's failure, at the
+// first flush or the last, comes back from WriteCSV.
+func TestWriteCSVReportsWriteErrors(t *testing.T) {
+	for _, n := range []int{1, 7 * 21 * 121} {
+		err := WriteCSV(failingWriter{}, scaleGrid(n))
+		if !errors.Is(err, errDiskFull) {
+			t.Errorf("%d rows: WriteCSV returned %v, want %v", n, err, errDiskFull)
+		}
+	}
+}
+
+var errDiskFull = errors.New("no space left on device")
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
