@@ -3,6 +3,7 @@ module ckptlab
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.4
 	github.com/knadh/koanf/providers/confmap v1.0.1
 	github.com/knadh/koanf/v2 v2.4.1
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -174,9 +174,15 @@ type recentText struct {
 
 const recentRoom = 31
 
-// append appends the text of the number v, from its slot if the slot holds
-// it.
+// append appends the text of the number v as Value.AppendText writes it,
+// from its slot if the slot holds it.
 func (r *recentTexts) append(dst []byte, v *Value) []byte {
+	return r.appendAs(dst, v, Value.AppendText)
+}
+
+// appendAs appends the text of the number v as format writes it, from its
+// slot if the slot holds it. A column must be written with one format.
+func (r *recentTexts) appendAs(dst []byte, v *Value, format func(Value, []byte) []byte) []byte {
 	if r.slots == nil {
 		r.slots = new([recentSlots]recentText)
 	}
@@ -186,7 +192,7 @@ func (r *recentTexts) append(dst []byte, v *Value) []byte {
 		return append(dst, s.text[:s.len]...)
 	}
 	start := len(dst)
-	dst = v.AppendText(dst)
+	dst = format(*v, dst)
 	if text := dst[start:]; len(text) <= recentRoom {
 		s.n, s.len = n, uint8(copy(s.text[:], text))
 	}

@@ -60,6 +60,8 @@ type xlsxWriter struct {
 	// scratch is the folder scratch files are made in; "" means the
 	// system's temporary folder.
 	scratch string
+	// streamRows is workbook.streamRows.
+	streamRows rowStreamer
 }
 
 // write builds the workbook, has excelize save it as a zip archive in the
@@ -73,34 +75,36 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	f := excelize.NewFile(excelize.Options{TmpDir: dir})
 	defer f.Close()
 
-	b := &workbook{ctx: ctx, f: f, sheetRows: x.sheetRows}
+	b := &workbook{ctx: ctx, f: f, sheetRows: x.sheetRows, streamRows: x.streamRows}
 	if b.sheetRows <= 0 {
 		b.sheetRows = MaxSheetRows
 	}
 	if err := b.build(s); err != nil {
 		return err
 	}
-	return saveNormalized(ctx, f, w, filepath.Join(dir, "workbook.zip"))
+	return saveNormalized(ctx, f, w, dir, b.rows)
 }
 
 // saveNormalized saves f to w, byte for byte the same for the same
-// workbook. excelize alone is not: it adds the default content types of a
-// drawing in map order, and writes stream-written sheets in map order. So
-// the content types are sorted first, and the archive excelize writes to
-// the spill file is copied to w in canonical order by normalizeZip. The
-// spill file also keeps the compressed workbook out of memory.
-func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, spill string) error {
+// workbook, with the table sheets' rows written in. excelize alone is not
+// deterministic: it adds the default content types of a drawing in map
+// order, and writes stream-written sheets in map order. So the content
+// types are sorted first, and the archive excelize writes to a spill file
+// in dir is copied to w in canonical order by normalizeZip, with the
+// sheets of rows packed (compressed with their rows, in dir) at the same
+// time. The spill file also keeps the compressed workbook out of memory.
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, rows map[string]sheetRows) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
 	}
-	zf, err := os.Create(spill)
+	zf, err := os.Create(filepath.Join(dir, "workbook.zip"))
 	if err != nil {
 		return err
 	}
 	defer zf.Close()
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
-		return zip.NewWriter(ctxWriter{ctx, zf})
+		return newZipWriter(ctxWriter{ctx, zf})
 	})
 	// Every byte goes to the spill file; what Write gives io.Discard is
 	// excelize's empty in-memory buffer.
@@ -111,7 +115,16 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, spill st
 	if err != nil {
 		return err
 	}
-	return normalizeZip(ctxWriter{ctx, w}, zf, size)
+	zr, err := zip.NewReader(zf, size)
+	if err != nil {
+		return fmt.Errorf("reading the workbook's zip archive: %w", err)
+	}
+	packs := packSheets(ctx, zr, rows, dir)
+	defer packs.wait()
+	if packs.err != nil {
+		return packs.err
+	}
+	return normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets)
 }
 
 // ctxWriter is a writer that fails once its context is done, so that long
@@ -142,7 +155,17 @@ type workbook struct {
 	notes []string
 	// plannedSheets names the sheets after the summary, for its last line.
 	plannedSheets []string
+	// rows are the data rows of the table sheets, by the path of the
+	// sheet's part, written into the sheets as the workbook is saved.
+	rows map[string]sheetRows
+	// streamRows, when set, writes a table sheet's rows at once instead,
+	// with the sheet's stream writer: tests set it to hold the rows the
+	// workbook writes to those of excelize.
+	streamRows rowStreamer
 }
+
+// rowStreamer writes rows with a sheet's stream writer.
+type rowStreamer func(ctx context.Context, sw *excelize.StreamWriter, rows sheetRows) error
 
 // build adds every sheet of the set, in order: the summary, the charts,
 // the tables, the lesson's views and the experiment.
@@ -297,12 +320,34 @@ func (b *workbook) conditionalStyle(role styleRole) (int, error) {
 // cellValue returns a value as excelize takes it: numbers as numbers,
 // booleans as booleans. A boolean cell, not the text true/false, is what a
 // spreadsheet filters and counts as TRUE and FALSE.
-func cellValue(v Value) any {
+func cellValue(v Value) any { return anyValue(sheetValue(v, false)) }
+
+// sheetValue returns the value a workbook cell holds for v: floats
+// rounded by cellFloat and, when numeric is set, a text that is a plain
+// decimal number as that number.
+func sheetValue(v Value, numeric bool) Value {
+	switch {
+	case v.Kind == Float:
+		return FloatValue(cellFloat(v.Float))
+	case v.Kind != Text || !numeric || v.Text == "" || !isDecimal(v.Text):
+		return v
+	}
+	if n, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
+		return IntValue(n)
+	}
+	if x, err := strconv.ParseFloat(v.Text, 64); err == nil {
+		return FloatValue(cellFloat(x))
+	}
+	return v
+}
+
+// anyValue returns v as the Go value excelize takes.
+func anyValue(v Value) any {
 	switch v.Kind {
 	case Int:
 		return v.Int
 	case Float:
-		return cellFloat(v.Float)
+		return v.Float
 	case Bool:
 		return v.Bool
 	}
@@ -340,18 +385,7 @@ func numericTextColumns(cols []Column) []bool {
 
 // numericCellValue returns a value as cellValue does, but a text that is
 // a plain decimal number as that number.
-func numericCellValue(v Value) any {
-	if v.Kind != Text || v.Text == "" || !isDecimal(v.Text) {
-		return cellValue(v)
-	}
-	if n, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
-		return n
-	}
-	if x, err := strconv.ParseFloat(v.Text, 64); err == nil {
-		return cellFloat(x)
-	}
-	return v.Text
-}
+func numericCellValue(v Value) any { return anyValue(sheetValue(v, true)) }
 
 // isDecimal reports whether s is digits with at most one point, and
 // perhaps a leading minus: no exponent, no Inf or NaN.

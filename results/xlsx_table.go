@@ -12,49 +12,36 @@ import (
 // context.
 const ctxCheckRows = 4096
 
-// writeTable writes a table with excelize's stream writer, on sheets of at
-// most b.sheetRows data rows each: t.Name, then t.Name-2, t.Name-3, ...,
-// each with the header row frozen and an autofilter over its rows. Rows are
-// never held: each is written as the table yields it.
+// writeTable writes a table on sheets of at most b.sheetRows data rows
+// each: t.Name, then t.Name-2, t.Name-3, ..., each with the header row
+// frozen and an autofilter over its rows. The table is read twice: once
+// to count its rows, which the filter and the highlight name before any
+// row is written, and once as the workbook is saved, to write them (see
+// sheetRows). Rows are never held.
 func (b *workbook) writeTable(t Table) error {
-	ts := tableSheet{b: b, t: t}
-	if err := ts.start(); err != nil {
-		return err
-	}
-	cells := make([]any, len(t.Columns))
-	numeric := numericTextColumns(t.Columns)
 	total := 0
-	var err error
-	for row := range t.Rows {
-		if ts.rows == b.sheetRows {
-			if err = ts.finish(); err == nil {
-				err = ts.start()
+	for range t.Rows {
+		if total%ctxCheckRows == 0 {
+			if err := b.ctx.Err(); err != nil {
+				return err
 			}
 		}
-		if err == nil && total%ctxCheckRows == 0 {
-			err = b.ctx.Err()
-		}
-		if err != nil {
-			break
-		}
-		for i, v := range row {
-			if numeric[i] {
-				cells[i] = numericCellValue(v)
-			} else {
-				cells[i] = cellValue(v)
-			}
-		}
-		if err = ts.sw.SetRow(cellName(1, ts.rows+2), cells); err != nil {
-			break
-		}
-		ts.rows++
 		total++
 	}
-	if err != nil {
-		return fmt.Errorf("sheet %s: %w", ts.name, err)
-	}
-	if err := ts.finish(); err != nil {
-		return err
+	ts := tableSheet{b: b, t: t}
+	for lo := 0; lo == 0 || lo < total; lo += b.sheetRows {
+		hi := min(lo+b.sheetRows, total)
+		if err := ts.start(); err != nil {
+			return err
+		}
+		ts.rows = hi - lo
+		rows := sheetRows{t: t, lo: lo, hi: hi, numeric: numericTextColumns(t.Columns), style: ts.style}
+		if err := b.addRows(&ts, rows); err != nil {
+			return fmt.Errorf("sheet %s: %w", ts.name, err)
+		}
+		if err := ts.finish(); err != nil {
+			return err
+		}
 	}
 	if ts.part > 1 {
 		b.notes = append(b.notes, fmt.Sprintf(
@@ -64,14 +51,43 @@ func (b *workbook) writeTable(t Table) error {
 	return nil
 }
 
+// addRows has the rows written into the sheet as the workbook is saved,
+// or, where tests ask for rows written through excelize, writes them now.
+func (b *workbook) addRows(ts *tableSheet, rows sheetRows) error {
+	if b.streamRows != nil {
+		return b.streamRows(b.ctx, ts.sw, rows)
+	}
+	path, err := sheetPath(b.f, ts.name)
+	if err != nil {
+		return err
+	}
+	if b.rows == nil {
+		b.rows = make(map[string]sheetRows)
+	}
+	b.rows[path] = rows
+	return nil
+}
+
+// sheetPath returns the part of the package that holds a sheet: excelize
+// names it after the sheet's ID.
+func sheetPath(f *excelize.File, sheet string) (string, error) {
+	for id, name := range f.GetSheetMap() {
+		if name == sheet {
+			return fmt.Sprintf("xl/worksheets/sheet%d.xml", id), nil
+		}
+	}
+	return "", fmt.Errorf("the workbook has no sheet %s", sheet)
+}
+
 // tableSheet is the sheet a table is being written to.
 type tableSheet struct {
-	b    *workbook
-	t    Table
-	sw   *excelize.StreamWriter
-	name string
-	part int // 1 for the first sheet of the table, 2 for name-2, ...
-	rows int // data rows written to this sheet
+	b     *workbook
+	t     Table
+	sw    *excelize.StreamWriter
+	name  string
+	part  int   // 1 for the first sheet of the table, 2 for name-2, ...
+	rows  int   // data rows of this sheet
+	style []int // each column's style
 }
 
 // start begins the table's next sheet: column widths and styles and the
@@ -79,6 +95,7 @@ type tableSheet struct {
 func (ts *tableSheet) start() error {
 	ts.part++
 	ts.rows = 0
+	ts.style = make([]int, len(ts.t.Columns))
 	ts.name = ts.t.Name
 	if ts.part > 1 {
 		ts.name = fmt.Sprintf("%s-%d", ts.t.Name, ts.part)
@@ -124,6 +141,7 @@ func (ts *tableSheet) start() error {
 			if err := sw.SetColStyle(col, col, id); err != nil {
 				return err
 			}
+			ts.style[i] = id
 		} else if d := decimals(c); d >= 0 {
 			id, err := b.style(plainStyle, d)
 			if err != nil {
@@ -132,6 +150,7 @@ func (ts *tableSheet) start() error {
 			if err := sw.SetColStyle(col, col, id); err != nil {
 				return err
 			}
+			ts.style[i] = id
 		}
 		header[i] = excelize.Cell{StyleID: headerID, Value: c.Name}
 	}

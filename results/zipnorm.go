@@ -27,19 +27,19 @@ const (
 // recompression; and each header reduced to name, method, CRC-32, sizes and
 // the fixed modification time msDosEpoch. The result depends only on the
 // entries' names and contents, not on the order or time they were written.
-func normalizeZip(dst io.Writer, src io.ReaderAt, size int64) error {
-	zr, err := zip.NewReader(src, size)
-	if err != nil {
-		return fmt.Errorf("reading the workbook's zip archive: %w", err)
-	}
+//
+// Entries found in packed are the exception: the packed sheet, compressed
+// elsewhere, is copied in their place.
+func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet) error {
 	files := slices.Clone(zr.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return entryOrder(a.Name, b.Name) })
 	zw := zip.NewWriter(dst)
+	var err error
 	for i, f := range files {
 		if i > 0 && f.Name == files[i-1].Name {
 			return fmt.Errorf("the workbook's zip archive holds %s twice", f.Name)
 		}
-		w, err := zw.CreateRaw(&zip.FileHeader{
+		h := &zip.FileHeader{
 			Name:               f.Name,
 			Method:             f.Method,
 			CRC32:              f.CRC32,
@@ -47,11 +47,16 @@ func normalizeZip(dst io.Writer, src io.ReaderAt, size int64) error {
 			UncompressedSize64: f.UncompressedSize64,
 			ModifiedDate:       msDosEpochDate,
 			ModifiedTime:       msDosEpochTime,
-		})
-		if err != nil {
+		}
+		var r io.Reader
+		if p, ok := packed[f.Name]; ok {
+			if r, err = p.open(h); err != nil {
+				return fmt.Errorf("writing the rows of %s: %w", f.Name, err)
+			}
+		} else if r, err = f.OpenRaw(); err != nil {
 			return err
 		}
-		r, err := f.OpenRaw()
+		w, err := zw.CreateRaw(h)
 		if err != nil {
 			return err
 		}

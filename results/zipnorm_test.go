@@ -48,7 +48,7 @@ func TestNormalizeZip(t *testing.T) {
 	for _, o := range orders {
 		src := makeZip(t, o.names, content, o.stamp)
 		var dst bytes.Buffer
-		if err := normalizeZip(&dst, bytes.NewReader(src), int64(len(src))); err != nil {
+		if err := normalizeBytes(&dst, src); err != nil {
 			t.Fatal(err)
 		}
 		outs = append(outs, dst.Bytes())
@@ -97,10 +97,20 @@ func TestNormalizeZipRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := normalizeZip(io.Discard, bytes.NewReader(tt.src), int64(len(tt.src)))
+			err := normalizeBytes(io.Discard, tt.src)
 			if err == nil {
 				t.Fatal("normalizeZip succeeded, want an error")
 			}
 		})
 	}
+}
+
+// normalizeBytes normalizes the zip archive src to dst, as saveNormalized
+// does with no sheet rows to write in.
+func normalizeBytes(dst io.Writer, src []byte) error {
+	zr, err := zip.NewReader(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		return err
+	}
+	return normalizeZip(dst, zr, nil)
 }

@@ -1,0 +1,181 @@
+package results
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// newZipWriter returns a zip writer that deflates with klauspost/compress,
+// which compresses a sheet as small as the standard library's level 5 does
+// in a third of the time.
+func newZipWriter(w io.Writer) *zip.Writer {
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, newDeflater)
+	return zw
+}
+
+func newDeflater(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, deflateLevel) }
+
+// deflateLevel trades a workbook's size for the time to write it: at
+// level 3 the worker sweep's workbook is 15% larger than at level 5 and
+// written in two thirds of the time.
+const deflateLevel = 3
+
+// packedSheet is a sheet being compressed, with its rows written in, into a
+// scratch file: the entry normalizeZip copies in place of the sheet
+// excelize wrote without rows. Sheets are packed all at once, each with a
+// goroutine that formats its rows and one that compresses them, so that
+// the cores share the work of a large workbook.
+type packedSheet struct {
+	done chan struct{} // closed when the fields below are set
+	file *os.File
+	crc  uint32
+	size int64 // uncompressed
+	err  error
+}
+
+// packSheets starts packing each sheet of zr that rows names, in scratch.
+// The caller must call wait before it returns, whatever happened.
+func packSheets(ctx context.Context, zr *zip.Reader, rows map[string]sheetRows, scratch string) *packs {
+	ctx, cancel := context.WithCancel(ctx)
+	ps := &packs{sheets: make(map[string]*packedSheet), cancel: cancel}
+	for _, f := range zr.File {
+		r, ok := rows[f.Name]
+		if !ok {
+			continue
+		}
+		p := &packedSheet{done: make(chan struct{})}
+		ps.sheets[f.Name] = p
+		ps.wg.Go(func() {
+			defer close(p.done)
+			if p.err = p.pack(ctx, f, r, scratch); p.err != nil {
+				cancel() // the workbook fails: stop the others
+			}
+		})
+	}
+	for name := range rows {
+		if _, ok := ps.sheets[name]; !ok {
+			cancel()
+			ps.wg.Wait()
+			ps.err = fmt.Errorf("the workbook's zip archive has no %s to write rows into", name)
+		}
+	}
+	return ps
+}
+
+// packs are the sheets being packed.
+type packs struct {
+	sheets map[string]*packedSheet
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
+	err    error // an error of packSheets itself
+}
+
+// wait stops the packing still going on, waits for it, and closes the
+// scratch files.
+func (ps *packs) wait() {
+	ps.cancel()
+	ps.wg.Wait()
+	for _, p := range ps.sheets {
+		if p.file != nil {
+			p.file.Close()
+		}
+	}
+}
+
+// open waits for the sheet, sets its compressed entry's header, and
+// returns the compressed bytes.
+func (p *packedSheet) open(h *zip.FileHeader) (io.Reader, error) {
+	<-p.done
+	if p.err != nil {
+		return nil, p.err
+	}
+	end, err := p.file.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	h.Method = zip.Deflate
+	h.CRC32 = p.crc
+	h.UncompressedSize64 = uint64(p.size)
+	h.CompressedSize64 = uint64(end)
+	return io.NewSectionReader(p.file, 0, end), nil
+}
+
+// pack writes the sheet f, which excelize wrote without data rows, with
+// rows written in before its </sheetData>, compressed to a scratch file.
+func (p *packedSheet) pack(ctx context.Context, f *zip.File, rows sheetRows, scratch string) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	sheet, err := io.ReadAll(rc)
+	if err != nil {
+		return err
+	}
+	end := bytes.LastIndex(sheet, []byte("</sheetData>"))
+	if end < 0 {
+		return errors.New("the sheet has no </sheetData>")
+	}
+	if p.file, err = os.CreateTemp(scratch, "sheet-*.deflate"); err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(p.file, 1<<16)
+	zw, err := newDeflater(out)
+	if err != nil {
+		return err
+	}
+	crc := crc32.NewIEEE()
+	w := &countingWriter{w: io.MultiWriter(zw, crc)}
+	if _, err := w.Write(sheet[:end]); err != nil {
+		return err
+	}
+	if err := copyRows(ctx, w, rows); err != nil {
+		return err
+	}
+	if _, err := w.Write(sheet[end:]); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	p.crc, p.size = crc.Sum32(), w.n
+	return out.Flush()
+}
+
+// copyRows writes the rows to w, formatting them on another goroutine so
+// that the next piece is formatted while this one is compressed.
+func copyRows(ctx context.Context, w io.Writer, rows sheetRows) error {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pw.CloseWithError(rows.write(ctx, pw))
+	}()
+	// A buffer above what write passes at once takes each piece whole.
+	_, err := io.CopyBuffer(w, pr, make([]byte, 2*rowsFlushAt))
+	pr.CloseWithError(io.ErrClosedPipe) // stops write if the copy failed
+	<-done
+	return err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}

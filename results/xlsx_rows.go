@@ -1,0 +1,265 @@
+package results
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// sheetRows are the data rows of one sheet of a table: rows lo..hi-1 of
+// t, numbered from 2, under the header. excelize makes the sheet (its
+// columns, header, panes, filter and page setup) with no data rows, and
+// the rows are written into the sheet's XML as the workbook is saved (see
+// normalizeZip). Through excelize's stream writer, whose work per cell
+// (a cell name, an interface value, a struct, escaping) was half of a
+// large workbook's time, they took four times as long. The XML is the one
+// the stream writer writes, byte for byte: TestSheetRowsMatchExcelize
+// holds the two to each other.
+type sheetRows struct {
+	t      Table
+	lo, hi int
+	// numeric marks the columns whose decimal texts are written as
+	// numbers; style is each column's style, which excelize gives every
+	// cell of the column.
+	numeric []bool
+	style   []int
+}
+
+// rowsFlushAt is how many bytes of rows write gathers before passing
+// them on: large enough that writing is not the cost, small enough to
+// stay in a processor's cache.
+const rowsFlushAt = 1 << 20
+
+// write writes the rows' XML, the <row> elements of the sheet's
+// sheetData, to w.
+func (r sheetRows) write(ctx context.Context, w io.Writer) error {
+	enc := newRowEncoder(r.numeric, r.style)
+	n := 0
+	for row := range r.t.Rows {
+		if n >= r.hi {
+			break
+		}
+		if n%ctxCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if n >= r.lo {
+			enc.row(n-r.lo+2, row)
+			if len(enc.buf) >= rowsFlushAt {
+				if _, err := w.Write(enc.buf); err != nil {
+					return err
+				}
+				enc.buf = enc.buf[:0]
+			}
+		}
+		n++
+	}
+	if n < r.hi {
+		return fmt.Errorf("table %s ended at row %d, before the %d rows it had when the workbook was made", r.t.Name, n, r.hi)
+	}
+	_, err := w.Write(enc.buf)
+	return err
+}
+
+// rowEncoder writes rows as excelize's stream writer writes them: each
+// cell with its reference, its column's style and its type, numbers as
+// excelize formats them, text inline. Floats are formatted once for each
+// value their column held lately (see recentTexts), as rounding one to
+// the digits of a cell takes longer than writing the whole cell.
+type rowEncoder struct {
+	buf     []byte
+	numeric []bool
+	open    [][]byte // per column, `<c r="X` (the row number follows)
+	attrs   [][]byte // per column, `" s="N"` or `"`
+	floats  []recentTexts
+	rowNum  []byte
+}
+
+func newRowEncoder(numeric []bool, style []int) *rowEncoder {
+	e := &rowEncoder{numeric: numeric, buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4),
+		floats: make([]recentTexts, len(style))}
+	for col, s := range style {
+		e.open = append(e.open, []byte(`<c r="`+columnName(col+1)))
+		attr := `"`
+		if s != 0 {
+			attr = `" s="` + strconv.Itoa(s) + `"`
+		}
+		e.attrs = append(e.attrs, []byte(attr))
+	}
+	return e
+}
+
+// row appends row number r.
+func (e *rowEncoder) row(r int, cells []Value) {
+	e.rowNum = strconv.AppendInt(e.rowNum[:0], int64(r), 10)
+	b := append(e.buf, `<row r="`...)
+	b = append(b, e.rowNum...)
+	b = append(b, `">`...)
+	for col := range cells {
+		v := &cells[col] // a Value is six words; do not copy it
+		if v.Kind == Text && e.numeric[col] {
+			n := sheetValue(*v, true)
+			v = &n
+		}
+		b = append(b, e.open[col]...)
+		b = append(b, e.rowNum...)
+		b = append(b, e.attrs[col]...)
+		switch v.Kind {
+		case Int:
+			b = append(b, `><v>`...)
+			b = strconv.AppendInt(b, v.Int, 10)
+			b = append(b, `</v></c>`...)
+		case Float:
+			if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+				b = appendInlineText(b, fmt.Sprint(v.Float))
+				break
+			}
+			b = append(b, `><v>`...)
+			b = e.floats[col].appendAs(b, v, appendCellValue)
+			b = append(b, `</v></c>`...)
+		case Bool:
+			if v.Bool {
+				b = append(b, ` t="b"><v>1</v></c>`...)
+			} else {
+				b = append(b, ` t="b"><v>0</v></c>`...)
+			}
+		default:
+			b = appendInlineText(b, v.Text)
+		}
+	}
+	e.buf = append(b, `</row>`...)
+}
+
+// appendCellValue appends the value of a finite float's cell: the float
+// rounded to a cell's digits, as excelize writes it.
+func appendCellValue(v Value, dst []byte) []byte {
+	return appendCellFloat(dst, cellFloat(v.Float))
+}
+
+// appendCellFloat appends x as excelize writes a float64 cell: every
+// digit of its shortest decimal form, but digits past the fifteenth
+// significant one made zeros or cut. Floats rounded by cellFloat have no
+// such digits, but one too large to round keeps them.
+func appendCellFloat(dst []byte, x float64) []byte {
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'f', -1, 64)
+	if math.Abs(x) == math.MaxFloat64 {
+		return dst
+	}
+	str := dst[start:]
+	const maxPrec = 15
+	decimal := -1
+	significant := 0
+	for i, c := range str {
+		if c == '.' {
+			decimal = i
+		}
+		if c < '0' || c > '9' || significant == 0 && c == '0' {
+			continue
+		}
+		significant++
+		if significant <= maxPrec {
+			continue
+		}
+		if decimal >= 0 { // past the point: cut here, and a bare point
+			return []byte(strings.TrimSuffix(string(dst[:start+i]), "."))
+		}
+		// Before the point: zeros up to it.
+		end := i
+		for end < len(str) && str[end] != '.' {
+			str[end] = '0'
+			end++
+		}
+		return dst[:start+end]
+	}
+	return dst
+}
+
+// appendInlineText appends the rest of a text cell: its type, and the text
+// inline as excelize writes it, cut to the characters a cell holds,
+// escaped for XML (line ends kept), with underscores that read as an
+// escape escaped, and marked to keep its spaces when it begins or ends
+// with one.
+func appendInlineText(dst []byte, text string) []byte {
+	dst = append(dst, ` t="inlineStr"><is><t`...)
+	if n := len(text); n > 0 && (isSpaceByte(text[0]) || isSpaceByte(text[n-1])) {
+		dst = append(dst, ` xml:space="preserve"`...)
+	}
+	dst = append(dst, '>')
+	dst = appendEscapedText(dst, truncateCellText(text))
+	return append(dst, `</t></is></c>`...)
+}
+
+// isSpaceByte reports the characters excelize keeps a cell's spaces for.
+func isSpaceByte(c byte) bool { return c == '\t' || c == '\n' || c == '\r' || c == ' ' }
+
+// truncateCellText cuts text to the excelize.TotalCellChars UTF-16 units a
+// cell holds.
+func truncateCellText(text string) string {
+	if len(text) <= excelize.TotalCellChars { // no more units than bytes
+		return text
+	}
+	n := 0
+	for i, r := range text {
+		if n += utf16.RuneLen(r); n > excelize.TotalCellChars {
+			return text[:i]
+		}
+	}
+	return text
+}
+
+// appendEscapedText appends text escaped as XML character data, with line
+// ends as they are, and each _xHHHH_ in it, which a reader would take for
+// a character escaped the Office way, escaped itself as _x005F_xHHHH_.
+func appendEscapedText(dst []byte, text string) []byte {
+	if !isPlainText(text) {
+		var sb strings.Builder
+		_ = xml.EscapeText(&sb, []byte(text))
+		text = strings.ReplaceAll(sb.String(), "&#xA;", "\n")
+	}
+	for {
+		i := strings.Index(text, "_x")
+		if i < 0 {
+			return append(dst, text...)
+		}
+		if isEscapedChar(text[i:]) {
+			dst = append(dst, text[:i]...)
+			dst = append(dst, "_x005F"...)
+			dst = append(dst, text[i:i+7]...)
+			text = text[i+7:]
+			continue
+		}
+		dst = append(dst, text[:i+2]...)
+		text = text[i+2:]
+	}
+}
+
+// isEscapedChar reports whether s begins with _xHHHH_, a character as
+// Office escapes it.
+func isEscapedChar(s string) bool {
+	if len(s) < 7 || s[:2] != "_x" || s[6] != '_' {
+		return false
+	}
+	_, err := strconv.ParseUint(s[2:6], 16, 16)
+	return err == nil
+}
+
+// isPlainText reports whether XML escaping leaves text as it is: printable
+// ASCII but <>&'".
+func isPlainText(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c < 0x20 || c >= 0x7f, c == '<', c == '>', c == '&', c == '\'', c == '"':
+			return false
+		}
+	}
+	return true
+}
