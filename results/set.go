@@ -211,7 +211,7 @@ func writeStaged(ctx context.Context, stage string, f setFile) error {
 		return err
 	}
 	defer file.Close()
-	bw := bufio.NewWriterSize(file, 1<<16)
+	bw := bufio.NewWriterSize(&writebackFile{f: file}, 1<<16)
 	if err := f.render(ctx, bw, stage); err != nil {
 		return err
 	}
@@ -234,9 +234,10 @@ type setFile struct {
 	name   string
 	render func(ctx context.Context, w io.Writer, scratch string) error
 	// alongside marks a file that may be written at the same time as the
-	// alongside files next to it: the CSV tables, which read the evaluated
-	// result without changing it and hold nothing but a buffer each. On
-	// two cores grid.csv and failures.csv then take the time of the longer.
+	// alongside files next to it: the CSV tables and experiment.yaml, which
+	// read the evaluated result without changing it and hold nothing but a
+	// buffer each. On two cores grid.csv and failures.csv then take the
+	// time of the longer.
 	alongside bool
 }
 
@@ -271,7 +272,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 		}
 	}
 	if len(out) > 0 {
-		out = append(out, setFile{name: ExperimentFile, render: func(_ context.Context, w io.Writer, _ string) error {
+		out = append(out, setFile{name: ExperimentFile, alongside: true, render: func(_ context.Context, w io.Writer, _ string) error {
 			return s.WriteExperiment(w)
 		}})
 	}
