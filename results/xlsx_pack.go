@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -44,11 +45,18 @@ type packedSheet struct {
 	err  error
 }
 
-// packSheets starts packing each sheet of zr that rows names, in scratch.
-// The caller must call wait before it returns, whatever happened.
+// MaxPackedAtOnce is the most sheets packed at the same time. A grid of
+// millions of rows spans several sheets; packing more of them at once
+// would hold more buffers without more cores to use them.
+const MaxPackedAtOnce = 4
+
+// packSheets starts packing each sheet of zr that rows names, in scratch,
+// MaxPackedAtOnce (or the cores, if fewer) at a time. The caller must call
+// wait before it returns, whatever happened.
 func packSheets(ctx context.Context, zr *zip.Reader, rows map[string]sheetRows, scratch string) *packs {
 	ctx, cancel := context.WithCancel(ctx)
 	ps := &packs{sheets: make(map[string]*packedSheet), cancel: cancel}
+	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
 	for _, f := range zr.File {
 		r, ok := rows[f.Name]
 		if !ok {
@@ -58,6 +66,8 @@ func packSheets(ctx context.Context, zr *zip.Reader, rows map[string]sheetRows, 
 		ps.sheets[f.Name] = p
 		ps.wg.Go(func() {
 			defer close(p.done)
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			if p.err = p.pack(ctx, f, r, scratch); p.err != nil {
 				cancel() // the workbook fails: stop the others
 			}

@@ -25,10 +25,13 @@ const (
 	// xlsxRowBytes one row's markup; xlsxSheetBytes the most excelize's
 	// stream writer keeps of one sheet in memory (its 16 MiB chunk in a
 	// buffer that may double), xlsxBytes its workbook, styles and zip.
+	// xlsxPackBytes is what packing one table sheet holds: rows formatted
+	// and being compressed, the compressor's state, buffers.
 	xlsxCellBytes  = 64
 	xlsxRowBytes   = 64
 	xlsxSheetBytes = 32 << 20
 	xlsxBytes      = 8 << 20
+	xlsxPackBytes  = 8 << 20
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
@@ -142,20 +145,15 @@ func (e *Experiment) taskBytes() int64 {
 	return mulSat(e.Sources(), addSat(mulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
 }
 
-// xlsxBytes bounds what the workbook writer keeps in memory: every sheet's
-// XML up to the stream writer's buffer, and the workbook around them.
+// xlsxBytes bounds what the workbook writer keeps in memory: the table
+// sheets being packed (see results.MaxPackedAtOnce), the lesson's views
+// as sheets of excelize's stream writer, and the workbook around them.
 func (e *Experiment) xlsxBytes() int64 {
-	sheet := func(rows, cols int64) int64 {
-		var n int64
-		for rows > 0 { // a table longer than a sheet continues on the next
-			r := min(rows, results.MaxSheetRows)
-			n = addSat(n, min(xlsxSheetBytes, mulSat(r, addSat(xlsxRowBytes, mulSat(cols, xlsxCellBytes)))))
-			rows -= r
-		}
-		return n
+	sheets := func(rows int64) int64 { // a table longer than a sheet continues on the next
+		return max(1, (rows+results.MaxSheetRows-1)/results.MaxSheetRows)
 	}
-	n := addSat(int64(xlsxBytes), sheet(e.GridRows(), int64(len(results.GridColumns))))
-	n = addSat(n, sheet(e.FailureRows(), int64(len(results.FailureColumns))))
+	tables := addSat(sheets(e.GridRows()), sheets(e.FailureRows()))
+	n := addSat(int64(xlsxBytes), mulSat(min(tables, results.MaxPackedAtOnce), xlsxPackBytes))
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for _, g := range e.Grids() {
