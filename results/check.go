@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +24,10 @@ type Difference struct {
 	File string
 	// Missing reports that the file does not exist.
 	Missing bool
+	// Extra reports a file the set does not have: left by hand, or by a
+	// run in another format that did not swap its set in. The next run
+	// removes it.
+	Extra bool
 	// Lines are the first differing lines of a CSV or Markdown file, and
 	// Count how many lines differ in all.
 	Lines []LineDiff
@@ -59,6 +66,8 @@ func (d Difference) String() string {
 	switch {
 	case d.Missing:
 		fmt.Fprintf(&b, "%s: missing", d.File)
+	case d.Extra:
+		fmt.Fprintf(&b, "%s: not a file of the set (the next run removes it)", d.File)
 	case len(d.Lines) > 0:
 		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
 		if cols := d.Columns(); len(cols) > 0 {
@@ -97,8 +106,10 @@ func plural(n int, one, many string) string {
 // there: a workbook is rendered to a temporary file outside dir, text files
 // are compared as they are rendered. It returns a Difference per file that
 // differs or is missing, in the order of Files, and none when every file is
-// as the set renders it. It holds the folder's shared lock meanwhile, so it
-// compares the files of one set, never those of a write swapping in.
+// as the set renders it, then one per file in dir/<name>/ that is not of
+// the set (shards/ aside, which is input). It holds the folder's shared
+// lock meanwhile, so it compares the files of one set, never those of a
+// write swapping in.
 func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
@@ -126,7 +137,36 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 			diffs = append(diffs, *d)
 		}
 	}
+	extra, err := extraFiles(filepath.Join(dir, s.Name), files)
+	if err != nil {
+		return nil, err
+	}
+	for _, path := range extra {
+		diffs = append(diffs, Difference{File: path, Extra: true})
+	}
 	return diffs, nil
+}
+
+// extraFiles returns the paths of the entries of folder that are neither
+// files of the set nor its shards/ folder, in name order; none when the
+// folder does not exist.
+func extraFiles(folder string, files []setFile) ([]string, error) {
+	entries, err := os.ReadDir(folder)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if name == ShardsDir || slices.ContainsFunc(files, func(f setFile) bool { return f.name == name }) {
+			continue
+		}
+		out = append(out, filepath.Join(folder, name))
+	}
+	return out, nil
 }
 
 // checkBinary renders a workbook to a temporary file outside the output

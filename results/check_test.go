@@ -170,6 +170,31 @@ func TestCheckDifferences(t *testing.T) {
 			},
 		},
 		{
+			name:    "a file the set does not have",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("by hand"), 0o644)
+				os.MkdirAll(filepath.Join(folder, results.ShardsDir), 0o755) // input, not reported
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !d.Extra || !strings.HasSuffix(d.String(), "notes.txt: not a file of the set (the next run removes it)") {
+					t.Errorf("got %s, want notes.txt reported as not of the set", d)
+				}
+			},
+		},
+		{
+			name:    "the workbook of a run in another format",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				os.WriteFile(filepath.Join(folder, "lesson.xlsx"), []byte("an older workbook"), 0o644)
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !d.Extra || !strings.HasSuffix(d.File, "lesson.xlsx") {
+					t.Errorf("got %s, want lesson.xlsx reported as not of the set", d)
+				}
+			},
+		},
+		{
 			name:    "a workbook that is not one",
 			formats: []string{results.FormatXLSX},
 			spoil: func(t *testing.T, folder string) {
