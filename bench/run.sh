@@ -15,8 +15,8 @@ go build -o "$bin" ./cmd/ckptlab
 echo '== The floor: drawing the 10^6 x 120 records of the scale experiment, one core'
 go test -run '^$' -bench 'FloorDraw' -benchtime 5x -cpu 1 ./model
 
-echo '== The old per-record work (generation, stages, tally) against counting, one core'
-go test -run '^$' -bench 'Scan|Count' -benchtime 5x -cpu 1 ./model
+echo '== Counting, one core (BenchmarkScan, the per-record reference, takes minutes: run it alone)'
+go test -run '^$' -bench 'Count' -benchtime 5x -cpu 1 ./model
 
 echo '== The scale experiment in process: Evaluate, then both tables as CSV to io.Discard'
 go test -run '^$' -bench 'Scale' -benchtime 5x ./runner
@@ -24,9 +24,15 @@ go test -run '^$' -bench 'Scale' -benchtime 5x ./runner
 echo '== Where the time of scale.yaml and the worker sweep goes: counting, then each table as CSV'
 go test -run '^$' -bench 'Evaluate' -benchtime 5x ./runner
 
+echo '== A run in process, every file synced and swapped in: scale.yaml as CSV, the worker sweep as CSV and XLSX'
+go test -run '^$' -bench 'BenchmarkRun' -benchtime 10x ./runner
+
+echo '== Starting the program: the least any command costs'
+hyperfine -N --warmup 3 --runs 30 "$bin version"
+
 echo '== Writing grid.csv, one core; the workbook writer against the bare stream writer'
 go test -run '^$' -bench 'WriteGridCSV' -count 5 -cpu 1 ./results
-go test -run '^$' -bench 'XLSX' -benchtime 3x ./results
+go test -run '^$' -bench 'XLSX' -benchtime 1x ./results
 
 echo '== The scale experiment end to end, -j 1 and -j 2: time, peak memory, same bytes'
 hyperfine --warmup 1 --runs 10 \

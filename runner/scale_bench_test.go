@@ -118,3 +118,34 @@ func BenchmarkScaleWorkbook(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRun is a run in process, as `ckptlab run` does it once the
+// experiment is loaded: evaluate, then write the set into a folder, every
+// file synced and swapped in. Compare with model.BenchmarkFloorDraw: the
+// README's targets are scale.yaml as CSV in a quarter of the floor, and
+// the worker sweep as CSV and as XLSX in three floors.
+func BenchmarkRun(b *testing.B) {
+	for _, bm := range []struct {
+		name   string
+		e      *Experiment
+		format string
+	}{
+		{"scale/csv", scaleExperiment(), results.FormatCSV},
+		{"sweep/csv", sweepExperiment(), results.FormatCSV},
+		{"sweep/xlsx", sweepExperiment(), results.FormatXLSX},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			dir := b.TempDir()
+			formats := []string{bm.format}
+			for b.Loop() {
+				res, err := Evaluate(context.Background(), bm.e, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := res.Set(formats).Write(dir, formats); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
