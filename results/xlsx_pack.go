@@ -164,4 +164,3 @@ func writeSheet(ctx context.Context, w io.Writer, sheet []byte, end int, rows sh
 	_, err := w.Write(sheet[end:])
 	return err
 }
-
