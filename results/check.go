@@ -24,9 +24,8 @@ type Difference struct {
 	File string
 	// Missing reports that the file does not exist.
 	Missing bool
-	// Extra reports a file the set does not have: left by hand, or by a
-	// run in another format that did not swap its set in. The next run
-	// removes it.
+	// Extra reports a file that no set has, in any format: left there by
+	// hand or by another program. The next run removes it.
 	Extra bool
 	// Lines are the first differing lines of a CSV or Markdown file, and
 	// Count how many lines differ in all.
@@ -67,7 +66,7 @@ func (d Difference) String() string {
 	case d.Missing:
 		fmt.Fprintf(&b, "%s: missing", d.File)
 	case d.Extra:
-		fmt.Fprintf(&b, "%s: not a file of the set (the next run removes it)", d.File)
+		fmt.Fprintf(&b, "%s: not a file of any set (the next run removes it)", d.File)
 	case len(d.Lines) > 0:
 		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
 		if cols := d.Columns(); len(cols) > 0 {
@@ -106,10 +105,11 @@ func plural(n int, one, many string) string {
 // there: a workbook is rendered to a temporary file outside dir, text files
 // are compared as they are rendered. It returns a Difference per file that
 // differs or is missing, in the order of Files, and none when every file is
-// as the set renders it, then one per file in dir/<name>/ that is not of
-// the set (shards/ aside, which is input). It holds the folder's shared
-// lock meanwhile, so it compares the files of one set, never those of a
-// write swapping in.
+// as the set renders it, then one per file in dir/<name>/ that no set has
+// in any format (shards/ aside, which is input): a set written in more
+// formats than those checked is as it should be. It holds the folder's
+// shared lock meanwhile, so it compares the files of one set, never those
+// of a write swapping in.
 func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
@@ -137,7 +137,7 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), files)
+	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD}))
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +148,9 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 }
 
 // extraFiles returns the paths of the entries of folder that are neither
-// files of the set nor its shards/ folder, in name order; none when the
-// folder does not exist.
-func extraFiles(folder string, files []setFile) ([]string, error) {
+// among files nor the shards/ folder, in name order; none when the folder
+// does not exist.
+func extraFiles(folder string, files []string) ([]string, error) {
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -161,7 +161,7 @@ func extraFiles(folder string, files []setFile) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if name == ShardsDir || slices.ContainsFunc(files, func(f setFile) bool { return f.name == name }) {
+		if name == ShardsDir || slices.Contains(files, name) {
 			continue
 		}
 		out = append(out, filepath.Join(folder, name))
