@@ -103,8 +103,19 @@ func TestWriteCSVReusesOnlyEqualText(t *testing.T) {
 		{IntValue(0), FloatValue(third), IntValue(7), IntValue(-1)},
 	}
 	cols := []Column{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}
+	got, want := writeBothWays(t, cols, rows)
+	if !bytes.Equal(got, want) {
+		t.Errorf("WriteCSV wrote\n%s\nwant\n%s", got, want)
+	}
+}
+
+// writeBothWays writes the rows with WriteCSV, yielded in one reused slice
+// as tables do, and the plain way: one Value.String per cell through
+// encoding/csv.
+func writeBothWays(t *testing.T, cols []Column, rows [][]Value) (got, want []byte) {
+	t.Helper()
 	table := Table{Columns: cols, Rows: func(yield func([]Value) bool) {
-		cells := make([]Value, len(cols)) // reused, as tables do
+		cells := make([]Value, len(cols))
 		for _, r := range rows {
 			copy(cells, r)
 			if !yield(cells) {
@@ -112,23 +123,21 @@ func TestWriteCSVReusesOnlyEqualText(t *testing.T) {
 			}
 		}
 	}}
-	var got, want bytes.Buffer
-	if err := WriteCSV(&got, table); err != nil {
+	var g, w bytes.Buffer
+	if err := WriteCSV(&g, table); err != nil {
 		t.Fatal(err)
 	}
-	cw := csv.NewWriter(&want)
+	cw := csv.NewWriter(&w)
 	cw.Write(table.Header())
 	for _, r := range rows {
-		var record []string
-		for _, v := range r {
-			record = append(record, v.String())
+		record := make([]string, len(r))
+		for c, v := range r {
+			record[c] = v.String()
 		}
 		cw.Write(record)
 	}
 	cw.Flush()
-	if got.String() != want.String() {
-		t.Errorf("WriteCSV wrote\n%s\nwant\n%s", got.String(), want.String())
-	}
+	return g.Bytes(), w.Bytes()
 }
 
 // TestWriteCSVMatchesEncodingCSV holds WriteCSV to encoding/csv, byte for
@@ -173,34 +182,12 @@ func TestWriteCSVMatchesEncodingCSV(t *testing.T) {
 	for c := range columns {
 		columns[c] = Column{Name: texts[c+3]} // headers need quoting too
 	}
-	table := Table{Columns: columns, Rows: func(yield func([]Value) bool) {
-		row := make([]Value, cols) // reused, as tables do
-		for _, r := range cells {
-			copy(row, r)
-			if !yield(row) {
-				return
-			}
-		}
-	}}
-	var got, want bytes.Buffer
-	if err := WriteCSV(&got, table); err != nil {
-		t.Fatal(err)
+	got, want := writeBothWays(t, columns, cells)
+	if len(got) < 2*csvFlushAt {
+		t.Fatalf("the table is %d bytes, too few to pass two flushes", len(got))
 	}
-	cw := csv.NewWriter(&want)
-	cw.Write(table.Header())
-	for _, r := range cells {
-		record := make([]string, cols)
-		for c, v := range r {
-			record[c] = v.String()
-		}
-		cw.Write(record)
-	}
-	cw.Flush()
-	if got.Len() < 2*csvFlushAt {
-		t.Fatalf("the table is %d bytes, too few to pass two flushes", got.Len())
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		g, w := got.Bytes(), want.Bytes()
+	if !bytes.Equal(got, want) {
+		g, w := got, want
 		i := 0
 		for i < len(g) && i < len(w) && g[i] == w[i] {
 			i++
