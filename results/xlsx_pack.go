@@ -28,16 +28,16 @@ func newDeflater(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w
 
 // deflateLevel trades a workbook's size for the time to write it. Level 5
 // makes the worker sweep's workbook 5% larger than the standard library's
-// level 5, in a third of the time; level 3 would save a further sixth of
-// the run's time for a workbook 15% larger, which every reader of the
-// workbook then receives.
+// level 5, in a third of the time; level 3 would save a further 15% of the
+// run's time for a workbook 15% larger, which every reader of the workbook
+// then receives.
 const deflateLevel = 5
 
 // packedSheet is a sheet being compressed, with its rows written in, into a
 // scratch file: the entry normalizeZip copies in place of the sheet
-// excelize wrote without rows. Sheets are packed all at once, each with a
-// goroutine that formats its rows and one that compresses them, so that
-// the cores share the work of a large workbook.
+// excelize wrote without rows. Sheets are packed at the same time (see
+// packSheets); a sheet's rows are formatted on its own goroutine and
+// compressed on every core (see parallelDeflater).
 type packedSheet struct {
 	done chan struct{} // closed when the fields below are set
 	file *os.File

@@ -33,8 +33,8 @@ type sheetRows struct {
 }
 
 // rowsFlushAt is how many bytes of rows write gathers before passing
-// them on: large enough that writing is not the cost, small enough to
-// stay in a processor's cache.
+// them on: a piece of the compressor's (deflatePiece), so that handing
+// pieces over costs nothing next to formatting them.
 const rowsFlushAt = 1 << 20
 
 // write writes the rows' XML, the <row> elements of the sheet's
