@@ -170,7 +170,11 @@ func appendCellFloat(dst []byte, x float64) []byte {
 			continue
 		}
 		if decimal >= 0 { // past the point: cut here, and a bare point
-			return []byte(strings.TrimSuffix(string(dst[:start+i]), "."))
+			cut := dst[:start+i]
+			if cut[len(cut)-1] == '.' {
+				cut = cut[:len(cut)-1]
+			}
+			return cut
 		}
 		// Before the point: zeros up to it.
 		end := i
