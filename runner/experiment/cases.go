@@ -140,7 +140,9 @@ func (g *Grid) StateRowsFor(n int) []int {
 	return out
 }
 
-// IntervalCount is len(g.IntervalsFor(p)) without building the list.
+// IntervalCount is len(g.IntervalsFor(p)) without building the list: the
+// sizes of a grid, and the memory bound of its evaluation, count intervals
+// of sources of thousands of periods.
 func (g *Grid) IntervalCount(p int) int64 {
 	if g.IntervalsAll {
 		return int64(p) + 1

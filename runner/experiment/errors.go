@@ -69,6 +69,8 @@ func (l ErrorList) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Plural returns one for n == 1 and many otherwise. The messages of this
+// package and the headline of a run count things in the same words.
 func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -122,7 +122,8 @@ func (e *Experiment) StateRowsFor(n int) []int {
 }
 
 // StateRowsText writes one declared state_rows value: a number or the word
-// subscribers.
+// subscribers, as the file writes it; the resolved configuration and the
+// plan of a run show state_rows so.
 func StateRowsText(v int) string {
 	if v == SubscriberState {
 		return "subscribers"

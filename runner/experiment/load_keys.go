@@ -155,7 +155,8 @@ func (d *keyDef) want() string {
 	return ""
 }
 
-// OrList joins words as "a, b or c".
+// OrList joins words as "a, b or c": what a message wants, when it is one
+// of a few words, here and in the errors of the plan of a run.
 func OrList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
@@ -173,7 +174,9 @@ func keyNames() []string {
 }
 
 // ShortFloat writes a float in the shortest decimal form that reads back
-// to the same value, without an exponent.
+// to the same value, without an exponent: a probability or a risk level
+// as a file would write it, in messages, in the plan of a run and in its
+// headline.
 func ShortFloat(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }

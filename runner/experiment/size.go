@@ -53,7 +53,9 @@ func (e *Experiment) GridRows() int64 { return e.sum().GridRows }
 // one row per failure of the failure set.
 func (e *Experiment) FailureRows() int64 { return e.sum().FailureRows }
 
-// FailureCount is the size of the failure set of a source of p periods.
+// FailureCount is the size of the failure set of a source of p periods,
+// len(e.FailuresFor(p)) without building the list: the rows of
+// failures.csv, and the memory bound of an evaluation, count with it.
 func (e *Experiment) FailureCount(p int) int64 {
 	if e.FailurePeriods == nil {
 		return int64(p - 1)
