@@ -9,12 +9,13 @@ import (
 
 	"ckptlab/results"
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // lessonSet returns the set of the lesson's experiment.
 func lessonSet(t testing.TB) results.Set {
 	t.Helper()
-	e := runner.Lesson("lesson")
+	e := experiment.Lesson("lesson")
 	res, err := runner.Evaluate(context.Background(), &e, runner.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // casesFile has three cases, one of them paired values, and exclusions
@@ -33,8 +34,8 @@ exclude:
 `
 
 // casesExperiment returns the experiment of casesFile.
-func casesExperiment() *Experiment {
-	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+func casesExperiment() *experiment.Experiment {
+	e, err := experiment.LoadBytes("union.yaml", []byte(casesFile), experiment.Overrides{})
 	if err != nil {
 		panic(err) // casesFile is valid; TestCasesEqualSeparateRuns says so
 	}
@@ -52,7 +53,7 @@ func rowsOf(t results.Table) [][]results.Value {
 
 // separate returns the experiment of one case alone: the case's axes as
 // the file's, no cases and no exclusions.
-func separate(e *Experiment, g Grid) Experiment {
+func separate(e *experiment.Experiment, g experiment.Grid) experiment.Experiment {
 	one := *e
 	one.Cases, one.Exclude = nil, nil
 	one.Seeds, one.Subscribers, one.Periods = g.Seeds, g.Subscribers, g.Periods
@@ -62,13 +63,13 @@ func separate(e *Experiment, g Grid) Experiment {
 }
 
 // gridPoint reads the point of a row of grid.csv.
-func gridPoint(row []results.Value) Point {
+func gridPoint(row []results.Value) experiment.Point {
 	key, _ := model.ParsePartitionKey(row[3].Text)
 	k := model.None
 	if row[7].Text != "none" {
 		k = model.Interval(mustAtoi(row[7].Text))
 	}
-	return Point{Seed: uint32(row[0].Int), Subscribers: int(row[1].Int), Periods: int(row[2].Int), PartitionKey: key,
+	return experiment.Point{Seed: uint32(row[0].Int), Subscribers: int(row[1].Int), Periods: int(row[2].Int), PartitionKey: key,
 		Workers: int(row[4].Int), StateRows: int(row[5].Int), Probability: row[6].Float, Interval: k}
 }
 
@@ -85,7 +86,7 @@ func mustAtoi(s string) int {
 // with best recomputed among the points left of each decision, and the
 // failures of the (source, partitioning, interval) left.
 func TestCasesEqualSeparateRuns(t *testing.T) {
-	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	e, err := experiment.LoadBytes("union.yaml", []byte(casesFile), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestCasesEqualSeparateRuns(t *testing.T) {
 // lesson's views of a file with cases are those of the separate runs.
 func TestCasesViewsEqualSeparateRuns(t *testing.T) {
 	src, _, _ := strings.Cut(casesFile, "exclude:")
-	e, err := LoadBytes("union.yaml", []byte(src), Overrides{})
+	e, err := experiment.LoadBytes("union.yaml", []byte(src), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func BenchmarkGridTableExcluded(b *testing.B) {
 		"workers: [1, 2, 4, 8, 16, 32, 64]\nprobabilities: {from: 0, to: 1, step: 0.05}\nfailure_period: 2026-09\n"
 	const exclude = "exclude:\n  - {workers: 64, interval: [1, 2, 3]}\n  - {probability: 0, interval: none}\n  - {seed: [3, 5], workers: 32}\n"
 	for _, tt := range []struct{ name, src string }{{"none", src}, {"three", src + exclude}} {
-		e, err := LoadBytes("x.yaml", []byte(tt.src), Overrides{})
+		e, err := experiment.LoadBytes("x.yaml", []byte(tt.src), experiment.Overrides{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -240,7 +241,7 @@ func BenchmarkGridTableExcluded(b *testing.B) {
 // case (cases 0 and 2 share their source) left out.
 func TestCasesDecisionsEqualSeparateRuns(t *testing.T) {
 	src, _, _ := strings.Cut(casesFile, "exclude:")
-	e, err := LoadBytes("union.yaml", []byte(src), Overrides{})
+	e, err := experiment.LoadBytes("union.yaml", []byte(src), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,12 +276,12 @@ func appendNew(dst, rows [][]results.Value, key int) [][]results.Value {
 // it is best by the expected total and by the worst case.
 func TestExcludedDecisions(t *testing.T) {
 	src := "name: x\nexclude:\n  - {interval: 4, probability: 1}\n"
-	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	e, err := experiment.LoadBytes("x.yaml", []byte(src), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := evaluate(t, *e)
-	whole := evaluate(t, Lesson("x"))
+	whole := evaluate(t, experiment.Lesson("x"))
 	wantBest := map[float64]string{} // from grid.csv's best rows
 	for _, row := range rowsOf(res.GridTable()) {
 		if row[len(results.GridColumns)-1-2].Bool { // best
@@ -306,7 +307,7 @@ func TestExcludedDecisions(t *testing.T) {
 	// Interval 4 is left at other probabilities: the envelope has it. Left
 	// out at every one, the envelope is over the others, still from 0 to 1.
 	has4 := func(src string) (bool, string) {
-		e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+		e, err := experiment.LoadBytes("x.yaml", []byte(src), experiment.Overrides{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +327,7 @@ func TestExcludedDecisions(t *testing.T) {
 // in pieces, as shards count it, and merged gives Evaluate's tables: every
 // source is counted over the partitionings of every case.
 func TestCasesPiecesMerge(t *testing.T) {
-	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	e, err := experiment.LoadBytes("union.yaml", []byte(casesFile), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +341,7 @@ func TestCasesPiecesMerge(t *testing.T) {
 // block of a partitioning every point of which is excluded, and the best
 // interval among those left.
 func TestExcludedViews(t *testing.T) {
-	e, err := LoadBytes("union.yaml", []byte(casesFile), Overrides{})
+	e, err := experiment.LoadBytes("union.yaml", []byte(casesFile), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}

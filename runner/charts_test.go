@@ -7,10 +7,11 @@ import (
 
 	"ckptlab/internal/lessonfigures"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 func TestLessonCharts(t *testing.T) {
-	charts := evaluate(t, Lesson("lesson")).Charts()
+	charts := evaluate(t, experiment.Lesson("lesson")).Charts()
 	if len(charts) != 2 {
 		t.Fatalf("%d charts, want expected total and the saw-tooth (one worker count: no workers chart)", len(charts))
 	}
@@ -62,7 +63,7 @@ func TestLessonCharts(t *testing.T) {
 func appendOne(v results.Value) string { return strconv.FormatFloat(v.Float, 'f', 1, 64) }
 
 func TestWorkersChart(t *testing.T) {
-	e := Lesson("workers")
+	e := experiment.Lesson("workers")
 	e.Workers = []int{1, 2, 4, 8}
 	charts := evaluate(t, e).Charts()
 	if len(charts) != 3 {

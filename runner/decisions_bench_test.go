@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // benchResult is a source of 120 periods with every interval, three state
@@ -12,8 +13,8 @@ import (
 // with few subscribers so that drawing does not dominate.
 func benchResult(b *testing.B) *Result {
 	b.Helper()
-	e, err := LoadBytes("bench.yaml", []byte("name: bench\nsubscribers: 100\nperiods: 120\nintervals: all\n"+
-		"workers: [1, 4, 16]\nstate_rows: [subscribers, 10, 1000]\nprobabilities: {from: 0, to: 1, step: 0.05}\n"), Overrides{})
+	e, err := experiment.LoadBytes("bench.yaml", []byte("name: bench\nsubscribers: 100\nperiods: 120\nintervals: all\n"+
+		"workers: [1, 4, 16]\nstate_rows: [subscribers, 10, 1000]\nprobabilities: {from: 0, to: 1, step: 0.05}\n"), experiment.Overrides{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,12 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/runner/experiment"
 )
 
 // evaluateYAML loads and evaluates an experiment given as YAML.
 func evaluateYAML(t *testing.T, src string) *Result {
 	t.Helper()
-	e, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+	e, err := experiment.LoadBytes("x.yaml", []byte(src), experiment.Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}

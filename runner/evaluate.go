@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"ckptlab/model"
+	"ckptlab/runner/experiment"
 )
 
 // Options tune an evaluation. None of them changes a result.
@@ -27,7 +28,7 @@ type Options struct {
 // periods, workers and the workers faults touched, never with subscribers;
 // the result tables are produced from it row by row.
 type Result struct {
-	Exp     *Experiment
+	Exp     *experiment.Experiment
 	Sources []*SourceResult
 }
 
@@ -37,7 +38,7 @@ type SourceResult struct {
 	// Grid is the grid, of the experiment's cases, the source belongs to:
 	// its axes give the source's partitionings, state rows, probabilities
 	// and intervals.
-	Grid      *Grid
+	Grid      *experiment.Grid
 	Rows      int64
 	Drops     model.Drops
 	Intervals []model.Interval
@@ -76,7 +77,7 @@ type Piece struct{ Source, Lo, Hi int }
 
 // Work returns the pieces that together cover every subscriber of every
 // source once, in source order.
-func (e *Experiment) Work() []Piece {
+func Work(e *experiment.Experiment) []Piece {
 	var out []Piece
 	for s, src := range e.SourceList() {
 		out = append(out, Piece{Source: s, Lo: 0, Hi: src.Subscribers})
@@ -105,9 +106,9 @@ func taskSize(src model.Source) int {
 // counts into a tally of its own per source, and the tallies are summed at
 // the end: counts are integers, so the sum, and every table made from it,
 // does not depend on which goroutine counted what.
-func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+func Count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
 	sources := e.SourceList()
-	parts := e.partitionings()
+	parts := e.Partitionings()
 	var tasks []Piece
 	var total int64
 	for _, p := range pieces {
@@ -181,15 +182,14 @@ func Count(ctx context.Context, e *Experiment, opt Options, pieces []Piece) ([]*
 // Assemble turns one complete tally per source (in SourceList order) into
 // the evaluated result: a source result for each source of each grid of
 // the cases, those of a source several cases share made from its one tally.
-func Assemble(e *Experiment, tallies []*model.Tally) *Result {
+func Assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
 	res := &Result{Exp: e}
-	gs := e.gridSources()
-	_, index := drawn(gs)
+	gs, index := e.GridSources()
 	for i, g := range gs {
 		sr := &SourceResult{Source: g.Source, Grid: g.Grid}
 		t := tallies[index[i]]
 		if t == nil { // a source of no subscriber counted
-			t = model.NewTally(g.Periods, e.partitionings())
+			t = model.NewTally(g.Periods, e.Partitionings())
 		}
 		sr.evaluate(e, t)
 		res.Sources = append(res.Sources, sr)
@@ -199,9 +199,9 @@ func Assemble(e *Experiment, tallies []*model.Tally) *Result {
 
 // Evaluate counts every source of the experiment, in parallel, and
 // evaluates the recovery model on it: Assemble(e, Count(ctx, e, opt,
-// e.Work())). The result is the same for every Options.
-func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
-	tallies, err := Count(ctx, e, opt, e.Work())
+// Work(e))). The result is the same for every Options.
+func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Result, error) {
+	tallies, err := Count(ctx, e, opt, Work(e))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func Evaluate(ctx context.Context, e *Experiment, opt Options) (*Result, error) 
 // evaluate computes the source's costs from its tally, which counts the
 // partitionings of every grid; the source's parts are its grid's, in the
 // grid's order.
-func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
+func (sr *SourceResult) evaluate(e *experiment.Experiment, tally *model.Tally) {
 	p := sr.Source.Periods
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
@@ -220,99 +220,11 @@ func (sr *SourceResult) evaluate(e *Experiment, tally *model.Tally) {
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
 	counted := tally.Partitionings()
-	for _, part := range sr.Grid.partitionings() {
+	for _, part := range sr.Grid.Partitionings() {
 		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(slices.Index(counted, part))}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}
 		sr.Parts = append(sr.Parts, pr)
 	}
-}
-
-// SourceList returns the sources to draw in table order: grid by grid of
-// the cases, and in each seeds, then subscribers, then periods. A source
-// every point of which is excluded is left out, and a source several cases
-// share is there once, where it first comes.
-func (e *Experiment) SourceList() []model.Source {
-	srcs, _ := drawn(e.gridSources())
-	return srcs
-}
-
-// gridSource is a source of one of the experiment's grids.
-type gridSource struct {
-	model.Source
-	Grid *Grid
-}
-
-// gridSources returns the sources of the experiment in table order: grid
-// by grid, and in each, seeds, then subscribers, then periods. A source
-// every point of which is excluded is left out. A source of two cases is
-// there twice, once for each; it is drawn once (see drawn).
-func (e *Experiment) gridSources() []gridSource {
-	var out []gridSource
-	grids := e.Grids()
-	for i := range grids {
-		g := &grids[i]
-		left := e.sourceLeft(g)
-		for _, seed := range g.Seeds {
-			for _, n := range g.Subscribers {
-				for _, p := range g.Periods {
-					if !left(seed, n, p) {
-						continue
-					}
-					out = append(out, gridSource{Grid: g, Source: model.Source{Seed: seed, Subscribers: n, Periods: p,
-						Start: e.Start, Missing: e.Missing, Duplicates: e.Duplicates}})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// drawn returns the sources to draw for the grid sources gs: each source
-// once, in the order it first comes, and for each of gs the index of its
-// source. A source of several cases is drawn once: its tally counts the
-// partitionings of every grid.
-func drawn(gs []gridSource) (srcs []model.Source, index []int) {
-	at := make(map[model.Source]int, len(gs))
-	index = make([]int, len(gs))
-	for i, g := range gs {
-		s, ok := at[g.Source]
-		if !ok {
-			s = len(srcs)
-			at[g.Source] = s
-			srcs = append(srcs, g.Source)
-		}
-		index[i] = s
-	}
-	return srcs, index
-}
-
-// partitionings returns the partitionings every source is counted over:
-// those of every grid, each once, in the order they first come. One list
-// for every source keeps tallies of one experiment alike; a source of a
-// grid with fewer partitionings counts some it does not show.
-func (e *Experiment) partitionings() []model.Partitioning {
-	var out []model.Partitioning
-	grids := e.Grids()
-	for i := range grids {
-		for _, p := range grids[i].partitionings() {
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-// partitionings returns the partitionings of every source of the grid in
-// table order: partition keys, then worker counts.
-func (g *Grid) partitionings() []model.Partitioning {
-	var out []model.Partitioning
-	for _, k := range g.PartitionKeys {
-		for _, w := range g.Workers {
-			out = append(out, model.Partitioning{Key: k, Workers: w})
-		}
-	}
-	return out
 }

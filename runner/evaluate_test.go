@@ -8,13 +8,14 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // jobsExperiment has faults, two sources of several tasks each, and every
 // partition key over several worker counts: enough for goroutines to take
 // tasks in different orders.
-func jobsExperiment() *Experiment {
-	e := Lesson("jobs")
+func jobsExperiment() *experiment.Experiment {
+	e := experiment.Lesson("jobs")
 	e.Seeds = []uint32{7, 20260218}
 	e.Subscribers = []int{5*chunkSize + 123}
 	e.Periods = []int{6, 13}
@@ -29,7 +30,7 @@ func jobsExperiment() *Experiment {
 
 // evaluateCSV evaluates e on the given number of goroutines and returns
 // its grid and failures tables as CSV.
-func evaluateCSV(t *testing.T, e *Experiment, jobs int) (grid, failures []byte) {
+func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failures []byte) {
 	t.Helper()
 	res, err := Evaluate(context.Background(), e, Options{Jobs: jobs})
 	if err != nil {
@@ -117,11 +118,11 @@ func TestCountPiecesMerge(t *testing.T) {
 }
 
 // checkPiecesMerge is TestCountPiecesMerge for the experiment e.
-func checkPiecesMerge(t *testing.T, e *Experiment) {
+func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 	t.Helper()
 	wantGrid, wantFailures := evaluateCSV(t, e, 2)
 	var pieces []Piece
-	for _, p := range e.Work() {
+	for _, p := range Work(e) {
 		for lo, step := p.Lo, 1; lo < p.Hi; lo, step = lo+step, step*7+3 {
 			pieces = append(pieces, Piece{Source: p.Source, Lo: lo, Hi: min(lo+step, p.Hi)})
 		}

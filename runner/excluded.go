@@ -1,30 +1,18 @@
 package runner
 
-import "ckptlab/model"
+import (
+	"ckptlab/model"
+	"ckptlab/runner/experiment"
+)
 
 // left sets dst[i] to whether the point of the source's i-th interval at
 // (pr, stateRows, prob) is left in the grid, and returns dst, grown to
-// the number of intervals as needed. It matches each axis against the
-// entries once: a bit per entry that takes in every value but the
-// interval, then the interval's.
+// the number of intervals as needed.
 func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows int, prob float64) []bool {
-	dst = dst[:0]
-	x := r.Exp.Exclude
-	var m uint64
-	if len(x) > 0 {
-		s := sr.Source
-		m = maskOf(s.Seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
-			maskOf(s.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }) &
-			maskOf(s.Periods, x, func(x *Exclusion) []int { return x.Periods }) &
-			maskOf(pr.Key, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }) &
-			maskOf(pr.Partitioning.Workers, x, func(x *Exclusion) []int { return x.Workers }) &
-			stateRowsMask(stateRows, s.Subscribers, x) &
-			maskOf(prob, x, func(x *Exclusion) []float64 { return x.Probabilities })
-	}
-	for _, k := range sr.Intervals {
-		dst = append(dst, m == 0 || m&maskOf(k, x, func(x *Exclusion) []model.Interval { return x.Intervals }) == 0)
-	}
-	return dst
+	s := sr.Source
+	p := experiment.Point{Seed: s.Seed, Subscribers: s.Subscribers, Periods: s.Periods, PartitionKey: pr.Key,
+		Workers: pr.Partitioning.Workers, StateRows: stateRows, Probability: prob}
+	return r.Exp.IntervalsLeft(dst, p, sr.Intervals)
 }
 
 // anyLeft reports, for each interval of the source, whether a point of it

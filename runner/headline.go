@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ckptlab/decide"
+	"ckptlab/runner/experiment"
 )
 
 // maxHeadline is the most lines a headline has; a larger grid is
@@ -77,7 +78,7 @@ func (r *Result) headline() []string {
 // largest gain of an undeclared interval, and the ngroups envelopes, those
 // alike on one line.
 func (r *Result) summary(ngroups int) []string {
-	alpha := shortFloat(r.Exp.RiskLevel)
+	alpha := experiment.ShortFloat(r.Exp.RiskLevel)
 	var n, sameWorst, sameTail, beaten int
 	var gain *decision
 	var picks [3]tally // expected, worst case, tail
@@ -112,7 +113,7 @@ func (r *Result) summary(ngroups int) []string {
 		ks := gain.sr.Intervals
 		out = append(out,
 			fmt.Sprintf("an interval not declared beats every declared one in %d of %d decisions; the most at %s, probability %s:",
-				beaten, n, groupTitle(gain.sr, gain.stateRows), shortFloat(gain.prob)),
+				beaten, n, groupTitle(gain.sr, gain.stateRows), experiment.ShortFloat(gain.prob)),
 			fmt.Sprintf("  interval %s at %s against %s's %s", gain.optimal, total(gain.optimalTotal), ks[gain.best], total(gain.bestTotal)))
 	}
 	return append(out, r.envelopeLines(maxHeadline-len(out))...)
@@ -149,7 +150,7 @@ func (r *Result) envelopeLines(room int) []string {
 		out = append(out, title+": "+l.pieces)
 	}
 	if other > 0 {
-		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", other, plural(other, "envelope", "envelopes")))
+		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", other, experiment.Plural(other, "envelope", "envelopes")))
 	}
 	return out
 }
@@ -206,7 +207,7 @@ func pieceList(b *breakeven) string {
 	}
 	s := strings.Join(parts, ", ")
 	if more := len(b.pieces) - maxPiecesShown; more > 0 {
-		s += fmt.Sprintf(", and %d more %s", more, plural(more, "piece", "pieces"))
+		s += fmt.Sprintf(", and %d more %s", more, experiment.Plural(more, "piece", "pieces"))
 	}
 	return s
 }
@@ -216,8 +217,8 @@ func pieceList(b *breakeven) string {
 func decisionLine(d *decision, alpha float64) string {
 	ks := d.sr.Intervals
 	s := fmt.Sprintf("at probability %s: expected total picks %s (%s), worst case %s (%d), tail at %s %s (%s)",
-		shortFloat(d.prob), ks[d.best], total(d.bestTotal), ks[d.worst], d.worstTotal,
-		shortFloat(alpha), ks[d.tail], total(d.tailTotal))
+		experiment.ShortFloat(d.prob), ks[d.best], total(d.bestTotal), ks[d.worst], d.worstTotal,
+		experiment.ShortFloat(alpha), ks[d.tail], total(d.tailTotal))
 	switch {
 	case d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal):
 		s += fmt.Sprintf("; interval %s, not declared, beats them all at %s", d.optimal, total(d.optimalTotal))
@@ -244,8 +245,10 @@ func decimal(r interface{ IsInt() bool }) string {
 	return strconv.FormatFloat(f, 'f', 4, 64)
 }
 
-// count writes n and a noun, plural unless n is 1.
-func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun, noun+"s") }
+// count writes n and a noun, experiment.Plural unless n is 1.
+func count(n int, noun string) string {
+	return strconv.Itoa(n) + " " + experiment.Plural(n, noun, noun+"s")
+}
 
 // tally counts how often each interval is picked, in order of first pick.
 type tally struct {

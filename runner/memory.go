@@ -8,6 +8,7 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // What a run holds besides its counts, measured on the development machine
@@ -43,25 +44,25 @@ const (
 // It grows with sources, periods, workers, the workers faults can touch
 // and the rows a workbook holds in memory, never with subscribers. A
 // source several cases share counts once per case.
-func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
+func MemoryBytes(e *experiment.Experiment, jobs int, views bool) int64 {
 	j := int64(Jobs(jobs))
 	var live int64
 	for _, g := range e.Grids() {
 		for _, p := range g.Periods {
-			perSource := addSat(mulSat(j, e.tallyBytes(&g, p)), e.resultBytes(&g, p))
+			perSource := experiment.AddSat(experiment.MulSat(j, tallyBytes(e, &g, p)), resultBytes(e, &g, p))
 			if views {
-				perSource = addSat(perSource, e.viewBytes(&g, p))
+				perSource = experiment.AddSat(perSource, viewBytes(e, &g, p))
 			}
-			live = addSat(live, mulSat(e.sourcesOf(&g, p), perSource))
+			live = experiment.AddSat(live, experiment.MulSat(sourcesOf(e, &g, p), perSource))
 		}
 	}
 	// Per goroutine: the names' hashes of a task, a fault block's bits.
 	scratch := int64(4*chunkSize + 1<<21 + 1<<12)
-	live = addSat(live, mulSat(j, scratch))
-	live = addSat(live, e.taskBytes())
-	total := addSat(programBytes, mulSat(heapFactor, live))
+	live = experiment.AddSat(live, experiment.MulSat(j, scratch))
+	live = experiment.AddSat(live, taskBytes(e))
+	total := experiment.AddSat(programBytes, experiment.MulSat(heapFactor, live))
 	if views {
-		total = addSat(total, mulSat(heapFactor, e.xlsxBytes()))
+		total = experiment.AddSat(total, experiment.MulSat(heapFactor, workbookBytes(e)))
 	}
 	return total
 }
@@ -69,7 +70,7 @@ func (e *Experiment) MemoryBytes(jobs int, views bool) int64 {
 // touched returns how many workers of a partitioning by key over w workers
 // faults can touch: no more than the subscribers a missing draw hits, nor
 // than the values of the key.
-func (e *Experiment) touched(key model.PartitionKey, w int, subscribers int) int64 {
+func touched(e *experiment.Experiment, key model.PartitionKey, w int, subscribers int) int64 {
 	n := min(int64(w), int64(e.Missing), int64(subscribers))
 	switch key {
 	case model.ByRegion:
@@ -81,7 +82,7 @@ func (e *Experiment) touched(key model.PartitionKey, w int, subscribers int) int
 }
 
 // sourcesOf returns the number of sources of p periods grid g draws.
-func (e *Experiment) sourcesOf(g *Grid, p int) int64 {
+func sourcesOf(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	one := *g
 	one.Periods = []int{p}
 	return e.GridSizes(&one).Sources
@@ -90,12 +91,12 @@ func (e *Experiment) sourcesOf(g *Grid, p int) int64 {
 // tallyBytes bounds one goroutine's tally of one source of p periods of
 // grid g: subscribers per worker, and rows per period of each worker
 // faults touched, with its map entry, for the partitionings of every grid.
-func (e *Experiment) tallyBytes(g *Grid, p int) int64 {
-	n := addSat(256, mulSat(8, int64(p)))
+func tallyBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+	n := experiment.AddSat(256, experiment.MulSat(8, int64(p)))
 	most := slices.Max(g.Subscribers)
-	for _, part := range e.partitionings() {
-		n = addSat(n, addSat(96, mulSat(8, int64(part.Workers))))
-		n = addSat(n, mulSat(e.touched(part.Key, part.Workers, most), addSat(128, mulSat(8, int64(p)))))
+	for _, part := range e.Partitionings() {
+		n = experiment.AddSat(n, experiment.AddSat(96, experiment.MulSat(8, int64(part.Workers))))
+		n = experiment.AddSat(n, experiment.MulSat(touched(e, part.Key, part.Workers, most), experiment.AddSat(128, experiment.MulSat(8, int64(p)))))
 	}
 	return n
 }
@@ -103,15 +104,15 @@ func (e *Experiment) tallyBytes(g *Grid, p int) int64 {
 // resultBytes bounds the evaluated result of one source of p periods: the
 // stream's prefix sums, and per partitioning the touched workers' prefix
 // sums and one cost per interval.
-func (e *Experiment) resultBytes(g *Grid, p int) int64 {
+func resultBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	cost := int64(unsafe.Sizeof(model.Cost{}))
-	prefix := addSat(32, mulSat(8, int64(p)+1))
-	n := addSat(512, prefix)
+	prefix := experiment.AddSat(32, experiment.MulSat(8, int64(p)+1))
+	n := experiment.AddSat(512, prefix)
 	most := slices.Max(g.Subscribers)
 	for _, k := range g.PartitionKeys {
 		for _, w := range g.Workers {
-			n = addSat(n, addSat(128, mulSat(cost, g.intervalCount(p))))
-			n = addSat(n, mulSat(e.touched(k, w, most), prefix))
+			n = experiment.AddSat(n, experiment.AddSat(128, experiment.MulSat(cost, g.IntervalCount(p))))
+			n = experiment.AddSat(n, experiment.MulSat(touched(e, k, w, most), prefix))
 		}
 	}
 	return n
@@ -119,49 +120,49 @@ func (e *Experiment) resultBytes(g *Grid, p int) int64 {
 
 // viewBytes bounds the lesson's views of one source of p periods: their
 // cells, and a block header per block.
-func (e *Experiment) viewBytes(g *Grid, p int) int64 {
+func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	cell := int64(unsafe.Sizeof(results.Value{})) + 16 // a cell and its text
-	n := g.intervalCount(p)
-	failures := e.failureCount(p)
-	cells := addSat(
-		addSat(mulSat(failures, n+1), 3*n), // matrix and recovery
-		addSat(
-			mulSat(int64(len(g.StateRows)), addSat(7*n, mulSat(int64(len(g.Probabilities)), n+2))), // cost and probability
-			mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                        // partition
+	n := g.IntervalCount(p)
+	failures := e.FailureCount(p)
+	cells := experiment.AddSat(
+		experiment.AddSat(experiment.MulSat(failures, n+1), 3*n), // matrix and recovery
+		experiment.AddSat(
+			experiment.MulSat(int64(len(g.StateRows)), experiment.AddSat(7*n, experiment.MulSat(int64(len(g.Probabilities)), n+2))), // cost and probability
+			experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                              // partition
 		))
-	blocks := addSat(2, addSat(mulSat(2, int64(len(g.StateRows))), mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
-	return addSat(mulSat(cell, cells), mulSat(512, blocks))
+	blocks := experiment.AddSat(2, experiment.AddSat(experiment.MulSat(2, int64(len(g.StateRows))), experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
+	return experiment.AddSat(experiment.MulSat(cell, cells), experiment.MulSat(512, blocks))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
-func (e *Experiment) taskBytes() int64 {
+func taskBytes(e *experiment.Experiment) int64 {
 	var tasks int64
 	for _, g := range e.Grids() {
 		for _, n := range g.Subscribers {
-			tasks = addSat(tasks, int64(n/chunkSize+1))
+			tasks = experiment.AddSat(tasks, int64(n/chunkSize+1))
 		}
 	}
 	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
-	return mulSat(e.Sources(), addSat(mulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
+	return experiment.MulSat(e.Sources(), experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
 }
 
-// xlsxBytes bounds what the workbook writer keeps in memory: the table
+// workbookBytes bounds what the workbook writer keeps in memory: the table
 // sheets being packed (see results.MaxPackedAtOnce), the lesson's views
 // as sheets of excelize's stream writer, and the workbook around them.
-func (e *Experiment) xlsxBytes() int64 {
+func workbookBytes(e *experiment.Experiment) int64 {
 	sheets := func(rows int64) int64 { // a table longer than a sheet continues on the next
 		return max(1, (rows+results.MaxSheetRows-1)/results.MaxSheetRows)
 	}
-	tables := addSat(sheets(e.GridRows()), sheets(e.FailureRows()))
-	n := addSat(int64(xlsxBytes), mulSat(min(tables, results.MaxPackedAtOnce), xlsxPackBytes))
+	tables := experiment.AddSat(sheets(e.GridRows()), sheets(e.FailureRows()))
+	n := experiment.AddSat(int64(xlsxBytes), experiment.MulSat(min(tables, results.MaxPackedAtOnce), xlsxPackBytes))
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for _, g := range e.Grids() {
 		for _, p := range g.Periods {
-			viewCells = addSat(viewCells, mulSat(e.sourcesOf(&g, p), e.viewBytes(&g, p)/int64(unsafe.Sizeof(results.Value{}))))
+			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sourcesOf(e, &g, p), viewBytes(e, &g, p)/int64(unsafe.Sizeof(results.Value{}))))
 		}
 	}
-	return addSat(n, min(5*xlsxSheetBytes, mulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))
+	return experiment.AddSat(n, min(5*xlsxSheetBytes, experiment.MulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))
 }
 
 // MiB writes a number of bytes in mebibytes, rounded up, for messages.

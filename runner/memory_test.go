@@ -3,32 +3,34 @@ package runner
 import (
 	"math"
 	"testing"
+
+	"ckptlab/runner/experiment"
 )
 
 // TestMemoryBytes checks the estimate's shape: it grows with workers and
 // periods, hardly with subscribers (the list of tasks), and covers the views
 // and workbook only when asked. TestMemoryBoundHolds checks it is a bound.
 func TestMemoryBytes(t *testing.T) {
-	base := Lesson("m")
-	size := func(change func(e *Experiment), views bool) int64 {
+	base := experiment.Lesson("m")
+	size := func(change func(e *experiment.Experiment), views bool) int64 {
 		e := base
 		change(&e)
-		return e.MemoryBytes(2, views)
+		return MemoryBytes(&e, 2, views)
 	}
-	same := func(*Experiment) {}
+	same := func(*experiment.Experiment) {}
 	lesson := size(same, false)
 	if lesson <= 0 {
 		t.Fatalf("MemoryBytes = %d, want > 0", lesson)
 	}
-	if got := size(func(e *Experiment) { e.Subscribers = []int{1_000_000} }, false); got < lesson || got > lesson+1<<10 {
+	if got := size(func(e *experiment.Experiment) { e.Subscribers = []int{1_000_000} }, false); got < lesson || got > lesson+1<<10 {
 		t.Errorf("a million subscribers: %d bytes, want within 1 KiB above %d as for 200", got, lesson)
 	}
 	// Subscribers per worker, in each goroutine's tally, twice for the heap.
-	if got, want := size(func(e *Experiment) { e.Workers = []int{4, 400} }, false), lesson+2*2*8*400; got < want {
+	if got, want := size(func(e *experiment.Experiment) { e.Workers = []int{4, 400} }, false), lesson+2*2*8*400; got < want {
 		t.Errorf("workers 4 and 400: %d bytes, want at least %d", got, want)
 	}
 	// With faults, every worker can be touched: rows per period of each.
-	if got, want := size(func(e *Experiment) { e.Workers, e.Missing = []int{400}, 1000 }, false), lesson+2*2*8*12*400; got < want {
+	if got, want := size(func(e *experiment.Experiment) { e.Workers, e.Missing = []int{400}, 1000 }, false), lesson+2*2*8*12*400; got < want {
 		t.Errorf("400 workers with faults: %d bytes, want at least %d", got, want)
 	}
 	if got := size(same, true); got <= lesson {

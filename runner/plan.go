@@ -12,37 +12,7 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
-)
-
-// mulSat multiplies counts, saturating at math.MaxInt64.
-func mulSat(factors ...int64) int64 {
-	out := int64(1)
-	for _, f := range factors {
-		if f == 0 {
-			return 0
-		}
-		if out > math.MaxInt64/f {
-			out = math.MaxInt64
-		} else {
-			out *= f
-		}
-	}
-	return out
-}
-
-// addSat adds counts, saturating at math.MaxInt64.
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// An axis of more than planLong values is long: the plan shows its first
-// planShown values, an ellipsis and the last one.
-const (
-	planLong  = 8
-	planShown = 3
+	"ckptlab/runner/experiment"
 )
 
 // WritePlan writes what a run of e would do, without doing it: every key
@@ -51,11 +21,11 @@ const (
 // given formats (csv, xlsx, md), as results.Files names them. A value that
 // is not the file's is followed by where it came from, as experiment.yaml
 // records it: # default, # CKPTLAB_<KEY>, # --set.
-func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) error {
+func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string) error {
 	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
-			return fmt.Errorf("%q is not a format (want %s)", f, orList(known))
+			return fmt.Errorf("%q is not a format (want %s)", f, experiment.OrList(known))
 		}
 	}
 	var b strings.Builder
@@ -75,9 +45,9 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	line("periods", planList(e.Periods, strconv.Itoa))
 	line("partition_key", planList(e.PartitionKeys, model.PartitionKey.String))
 	line("workers", planList(e.Workers, strconv.Itoa))
-	line("state_rows", planList(e.StateRows, stateRowsText))
-	line("risk_level", shortFloat(e.RiskLevel))
-	line("probabilities", planList(e.Probabilities, shortFloat))
+	line("state_rows", planList(e.StateRows, experiment.StateRowsText))
+	line("risk_level", experiment.ShortFloat(e.RiskLevel))
+	line("probabilities", planList(e.Probabilities, experiment.ShortFloat))
 	if e.IntervalsAll {
 		line("intervals", "all (none and 1..P for each periods value P)")
 	} else {
@@ -97,7 +67,7 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 	line("sources", planCount(sizes.Sources))
 	line("grid rows", planCount(sizes.GridRows))
 	line("failures rows", planCount(sizes.FailureRows))
-	line("memory", "at most "+MiB(e.MemoryBytes(0, results.ShowsViews(formats))))
+	line("memory", "at most "+MiB(MemoryBytes(e, 0, results.ShowsViews(formats))))
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
 		line(key, filepath.Join(outDir, e.Name, name))
@@ -108,9 +78,9 @@ func WritePlan(w io.Writer, e *Experiment, outDir string, formats []string) erro
 }
 
 // writeCases writes a line per case, with its sizes, and per exclude entry.
-func writeCases(line func(key, value string), e *Experiment) {
+func writeCases(line func(key, value string), e *experiment.Experiment) {
 	for i, g := range e.Cases {
-		what := describe(&g, g.Keys, func(k string) string { return k }, planValues, shortFloat)
+		what := g.Describe(planValues, experiment.ShortFloat)
 		if len(g.Keys) == 0 {
 			what = "the file's axes"
 		}
@@ -119,9 +89,8 @@ func writeCases(line func(key, value string), e *Experiment) {
 			i, what, countNoun(sz.Sources, "source"), planCount(sz.GridRows), planCount(sz.FailureRows)))
 	}
 	for i, x := range e.Exclude {
-		g := x.grid()
 		line(cmp.Or(map[bool]string{true: "exclude"}[i == 0], ""),
-			fmt.Sprintf("[%d] %s", i, describe(&g, x.Keys, axisOf, planValues, shortFloat)))
+			fmt.Sprintf("[%d] %s", i, x.Describe(planValues, experiment.ShortFloat)))
 	}
 }
 
@@ -139,8 +108,8 @@ func planValues(v []string) string {
 	if len(v) == 1 {
 		return v[0]
 	}
-	if len(v) > planLong {
-		return fmt.Sprintf("[%s, … %s] (%d values)", strings.Join(v[:planShown], ", "), v[len(v)-1], len(v))
+	if len(v) > experiment.LongAxis {
+		return fmt.Sprintf("[%s, … %s] (%d values)", strings.Join(v[:experiment.ShownOfLong], ", "), v[len(v)-1], len(v))
 	}
 	return "[" + strings.Join(v, ", ") + "]"
 }
@@ -148,14 +117,14 @@ func planValues(v []string) string {
 // planList writes the values of an axis, shortening a long one to its
 // first values, an ellipsis and its last value: "0, 0.05, 0.1, … 1 (21 values)".
 func planList[T any](values []T, format func(T) string) string {
-	if len(values) <= planLong {
+	if len(values) <= experiment.LongAxis {
 		s := make([]string, len(values))
 		for i, v := range values {
 			s[i] = format(v)
 		}
 		return strings.Join(s, ", ")
 	}
-	s := make([]string, planShown)
+	s := make([]string, experiment.ShownOfLong)
 	for i := range s {
 		s[i] = format(values[i])
 	}

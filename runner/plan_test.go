@@ -1,90 +1,20 @@
 package runner
 
 import (
-	"math"
 	"strings"
 	"testing"
 
-	"ckptlab/model"
+	"ckptlab/runner/experiment"
 )
 
-func TestSizes(t *testing.T) {
-	lesson := Lesson("lesson")
-	all := Lesson("all")
-	all.Periods = []int{6, 12}
-	all.IntervalsAll = true
-	all.Intervals = nil
-	all.FailurePeriod = model.NewMonth(2026, 3)
-	listed := Lesson("listed")
-	listed.Seeds = []uint32{1, 2, 3}
-	listed.PartitionKeys = model.PartitionKeys
-	listed.FailurePeriods = []model.Month{model.NewMonth(2026, 3), model.NewMonth(2026, 9)}
-
-	tests := []struct {
-		name                  string
-		e                     Experiment
-		sources, grid, failed int64
-	}{
-		// The lesson: 4 probabilities × 6 intervals; 6 intervals × 11 failures.
-		{"lesson", lesson, 1, 24, 66},
-		// P=6: 7 intervals, 5 failures; P=12: 13 intervals, 11 failures.
-		{"intervals all", all, 2, 4*7 + 4*13, 7*5 + 13*11},
-		{"listed failures", listed, 3, 3 * 3 * 4 * 6, 3 * 3 * 6 * 2},
+// load loads a file of the given text, failing the test on an error.
+func load(t *testing.T, src string) *experiment.Experiment {
+	t.Helper()
+	e, err := experiment.LoadBytes("x.yaml", []byte(src), experiment.Overrides{})
+	if err != nil {
+		t.Fatalf("LoadBytes(%q):\n%v", src, err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.e.Sources(); got != tt.sources {
-				t.Errorf("Sources() = %d, want %d", got, tt.sources)
-			}
-			if got := tt.e.GridRows(); got != tt.grid {
-				t.Errorf("GridRows() = %d, want %d", got, tt.grid)
-			}
-			if got := tt.e.FailureRows(); got != tt.failed {
-				t.Errorf("FailureRows() = %d, want %d", got, tt.failed)
-			}
-		})
-	}
-}
-
-func TestSizesSaturate(t *testing.T) {
-	big := make([]int, 1_000_000)
-	e := Lesson("big")
-	e.Subscribers, e.Workers, e.StateRows = big, big, big
-	e.Periods = make([]int, 1_000_000)
-	for i := range e.Periods {
-		e.Periods[i] = 12
-	}
-	if got := e.GridRows(); got != math.MaxInt64 {
-		t.Errorf("GridRows() = %d, want math.MaxInt64", got)
-	}
-	if got := e.FailureRows(); got != math.MaxInt64 {
-		t.Errorf("FailureRows() = %d, want math.MaxInt64", got)
-	}
-	if got := e.Sources(); got != 1_000_000*1_000_000 {
-		t.Errorf("Sources() = %d, want 10^12", got)
-	}
-}
-
-func TestSaturatingArithmetic(t *testing.T) {
-	tests := []struct {
-		factors []int64
-		want    int64
-	}{
-		{nil, 1},
-		{[]int64{3, 4}, 12},
-		{[]int64{math.MaxInt64, 0}, 0},
-		{[]int64{1 << 32, 1 << 31}, 1<<63 - 1},
-		{[]int64{1 << 32, 1 << 30}, 1 << 62},
-		{[]int64{math.MaxInt64, 2, 0}, 0},
-	}
-	for _, tt := range tests {
-		if got := mulSat(tt.factors...); got != tt.want {
-			t.Errorf("mulSat(%v) = %d, want %d", tt.factors, got, tt.want)
-		}
-	}
-	if got := addSat(math.MaxInt64-1, 2); got != math.MaxInt64 {
-		t.Errorf("addSat overflowed: %d", got)
-	}
+	return e
 }
 
 func TestWritePlan(t *testing.T) {
@@ -114,7 +44,7 @@ func TestWritePlan(t *testing.T) {
   sources          1
   grid rows        24
   failures rows    66
-  memory           at most ` + MiB(e.MemoryBytes(0, true)) + `
+  memory           at most ` + MiB(MemoryBytes(e, 0, true)) + `
   writes           out/lesson/grid.csv
                    out/lesson/failures.csv
                    out/lesson/decisions.csv
@@ -154,7 +84,7 @@ func TestWritePlanShortensLongAxes(t *testing.T) {
 }
 
 func TestWritePlanRefusesUnknownFormat(t *testing.T) {
-	e := Lesson("x")
+	e := experiment.Lesson("x")
 	err := WritePlan(&strings.Builder{}, &e, "out", []string{"pdf"})
 	if err == nil || err.Error() != `"pdf" is not a format (want csv, xlsx or md)` {
 		t.Errorf("WritePlan = %v", err)

@@ -6,11 +6,12 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // Config returns the resolved configuration, every key of the experiment
 // file with its value after defaults and overrides, in YAML flow syntax.
-func (e *Experiment) Config() []results.Setting {
+func Config(e *experiment.Experiment) []results.Setting {
 	intervals := "all"
 	if !e.IntervalsAll {
 		intervals = list(e.Intervals, func(k model.Interval) string { return k.String() })
@@ -32,7 +33,7 @@ func (e *Experiment) Config() []results.Setting {
 		{Key: "duplicates", Value: itoa(e.Duplicates)},
 		{Key: "partition_key", Value: list(e.PartitionKeys, func(k model.PartitionKey) string { return k.String() })},
 		{Key: "workers", Value: list(e.Workers, itoa)},
-		{Key: "state_rows", Value: list(e.StateRows, stateRowsText)},
+		{Key: "state_rows", Value: list(e.StateRows, experiment.StateRowsText)},
 		{Key: "risk_level", Value: results.FloatValue(e.RiskLevel).String()},
 		{Key: "probabilities", Value: list(e.Probabilities, func(p float64) string { return results.FloatValue(p).String() })},
 		{Key: "intervals", Value: intervals},
@@ -41,19 +42,17 @@ func (e *Experiment) Config() []results.Setting {
 	}
 	flow := func(v []string) string { return "[" + strings.Join(v, ", ") + "]" }
 	float := func(p float64) string { return results.FloatValue(p).String() }
-	same := func(k string) string { return k }
 	if e.Cases != nil {
 		cases := make([]string, len(e.Cases))
 		for i, g := range e.Cases {
-			cases[i] = "{" + describe(&g, g.Keys, same, flow, float) + "}"
+			cases[i] = "{" + g.Describe(flow, float) + "}"
 		}
 		config = append(config, results.Setting{Key: "cases", Value: "[" + strings.Join(cases, ", ") + "]"})
 	}
 	if e.Exclude != nil {
 		entries := make([]string, len(e.Exclude))
 		for i, x := range e.Exclude {
-			g := x.grid()
-			entries[i] = "{" + describe(&g, x.Keys, axisOf, flow, float) + "}"
+			entries[i] = "{" + x.Describe(flow, float) + "}"
 		}
 		config = append(config, results.Setting{Key: "exclude", Value: "[" + strings.Join(entries, ", ") + "]"})
 	}
@@ -83,7 +82,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Decisions:   r.DecisionsTable(),
 		Breakeven:   r.BreakevenTable(),
 		Headline:    r.Headline(),
-		Config:      r.Exp.Config(),
+		Config:      Config(r.Exp),
 		Version:     Version,
 	}
 	if results.ShowsViews(formats) {

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // scaleExperiment returns experiments/scale.yaml as the loader resolves it:
 // a million subscribers over 120 periods, every interval, seven worker counts
 // and probabilities 0, 0.05, ..., 1 (computed as from + i*step, as the
 // loader computes ranges).
-func scaleExperiment() *Experiment {
-	e := Lesson("scale")
+func scaleExperiment() *experiment.Experiment {
+	e := experiment.Lesson("scale")
 	e.Subscribers = []int{1_000_000}
 	e.Periods = []int{120}
 	e.Intervals, e.IntervalsAll = nil, true
@@ -54,8 +55,8 @@ func BenchmarkScale(b *testing.B) {
 // sweepExperiment is the worker sweep of the README's Performance section
 // (bench/sweep.yaml): 100,000 subscribers over 60 periods, every worker
 // count from 1 to 1024.
-func sweepExperiment() *Experiment {
-	e := Lesson("sweep")
+func sweepExperiment() *experiment.Experiment {
+	e := experiment.Lesson("sweep")
 	e.Subscribers = []int{100_000}
 	e.Periods = []int{60}
 	e.Workers = nil
@@ -71,7 +72,7 @@ func sweepExperiment() *Experiment {
 func BenchmarkEvaluate(b *testing.B) {
 	for _, bm := range []struct {
 		name string
-		e    *Experiment
+		e    *experiment.Experiment
 	}{{"scale", scaleExperiment()}, {"sweep", sweepExperiment()}} {
 		b.Run(bm.name+"/count", func(b *testing.B) {
 			for b.Loop() {
@@ -127,7 +128,7 @@ func BenchmarkScaleWorkbook(b *testing.B) {
 func BenchmarkRun(b *testing.B) {
 	for _, bm := range []struct {
 		name   string
-		e      *Experiment
+		e      *experiment.Experiment
 		format string
 	}{
 		{"scale/csv", scaleExperiment(), results.FormatCSV},

@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"math/bits"
+
+	"ckptlab/runner/experiment"
 )
 
 // Shard names the I-th of N parts of an experiment's work, 1-based as
@@ -35,7 +37,7 @@ func (s Shard) Valid() bool { return s.N >= 1 && s.N <= MaxShards && s.I >= 1 &&
 // inside a smaller source. The parts depend only on the sources, so every
 // machine computes the same ones. A part is empty when N exceeds the
 // number of subscribers.
-func (e *Experiment) Part(s Shard) []Piece {
+func Part(e *experiment.Experiment, s Shard) []Piece {
 	srcs := e.SourceList()
 	var total uint64
 	for _, src := range srcs {

@@ -12,19 +12,20 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // ShardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
-func ShardsDir(dir string, e *Experiment) string {
+func ShardsDir(dir string, e *experiment.Experiment) string {
 	return filepath.Join(dir, e.Name, results.ShardsDir)
 }
 
 // Hash returns the hash of the resolved experiment that shard files carry:
 // the results.Set.ConfigHash of its configuration. Shards of one run agree
 // on it however the file was laid out or overridden.
-func (e *Experiment) Hash() string {
-	return results.Set{Config: e.Config()}.ConfigHash()
+func Hash(e *experiment.Experiment) string {
+	return results.Set{Config: Config(e)}.ConfigHash()
 }
 
 // ShardRun says what RunShard did.
@@ -44,16 +45,16 @@ type ShardRun struct {
 // file of the same experiment and shard is already there, RunShard keeps it
 // and counts nothing, so engines that retry a shard, and a user who reruns
 // a partial run, redo only what is missing.
-func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir string) (ShardRun, error) {
+func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shard, dir string) (ShardRun, error) {
 	if !s.Valid() {
 		return ShardRun{}, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N)", s.I, s.N)
 	}
 	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
-	hash := e.Hash()
+	hash := Hash(e)
 	if _, err := os.Lstat(run.Path); err == nil {
 		f, err := ReadShardFile(run.Path)
 		if err == nil {
-			err = e.checkShard(f, hash)
+			err = checkShard(e, f, hash)
 		}
 		if err == nil && f.Shard != s {
 			err = fmt.Errorf("it holds shard %d of %d", f.Shard.I, f.Shard.N)
@@ -65,10 +66,10 @@ func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir stri
 		run.Replaced = err
 	}
 
-	part := e.Part(s)
+	part := Part(e, s)
 	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
 	if len(part) > 0 {
-		tallies, err := Count(ctx, e, opt, within(e.Work(), part))
+		tallies, err := Count(ctx, e, opt, within(Work(e), part))
 		if err != nil {
 			return run, err
 		}
@@ -98,7 +99,7 @@ func RunShard(ctx context.Context, e *Experiment, opt Options, s Shard, dir stri
 // checkShard reports whether f is a shard of this experiment: the same name
 // and hash, the pieces of its part, and a tally of the right shape for each
 // source they touch, in source order.
-func (e *Experiment) checkShard(f *ShardFile, hash string) error {
+func checkShard(e *experiment.Experiment, f *ShardFile, hash string) error {
 	if f.Name != e.Name || f.Hash != hash {
 		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
 			f.Name, f.Hash, e.Name, hash)
@@ -106,10 +107,10 @@ func (e *Experiment) checkShard(f *ShardFile, hash string) error {
 	if !f.Shard.Valid() {
 		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, MaxShards)
 	}
-	if !slices.Equal(f.Pieces, e.Part(f.Shard)) {
+	if !slices.Equal(f.Pieces, Part(e, f.Shard)) {
 		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
 	}
-	srcs, parts := e.SourceList(), e.partitionings()
+	srcs, parts := e.SourceList(), e.Partitionings()
 	if len(f.Tallies) != len(f.Pieces) {
 		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
 	}
@@ -159,7 +160,7 @@ func (m *MissingShardsError) Error() string {
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers. It waits for the output folder's
 // lock (results.LockFolder), which ctx may end.
-func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
+func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
 	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
@@ -179,7 +180,7 @@ func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := merger{e: e, hash: e.Hash(), srcs: e.SourceList(), parts: e.partitionings(),
+	m := merger{e: e, hash: Hash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
@@ -208,7 +209,7 @@ func Merge(ctx context.Context, e *Experiment, dir string) (*Result, error) {
 // merger sums the tallies of shard files one at a time and collects every
 // problem it meets.
 type merger struct {
-	e        *Experiment
+	e        *experiment.Experiment
 	hash     string
 	srcs     []model.Source
 	parts    []model.Partitioning
@@ -224,7 +225,7 @@ func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
 	f, err := ReadShardFile(path)
 	if err == nil {
-		if err = m.e.checkShard(f, m.hash); err != nil {
+		if err = checkShard(m.e, f, m.hash); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}

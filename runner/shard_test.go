@@ -14,31 +14,32 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // shardExperiments are experiments whose shards must merge into exactly
 // the unsharded result: the lesson, faulty sources, several sources of
 // different sizes, and one source much larger than the others, which the
 // parts cut into subscriber ranges.
-func shardExperiments() map[string]*Experiment {
-	lesson := Lesson("lesson")
-	faults := Lesson("faults")
+func shardExperiments() map[string]*experiment.Experiment {
+	lesson := experiment.Lesson("lesson")
+	faults := experiment.Lesson("faults")
 	faults.Seeds = []uint32{20260218, 20260219, 20260220}
 	faults.Missing, faults.Duplicates = 40, 25
 	faults.PartitionKeys = []model.PartitionKey{model.ByRegion}
-	sources := Lesson("sources")
+	sources := experiment.Lesson("sources")
 	sources.Seeds = []uint32{1, 4294967295}
 	sources.Subscribers = []int{5, 1001}
 	sources.Periods = []int{6, 12}
 	sources.Workers = []int{1, 7}
 	sources.Intervals = []model.Interval{model.None, 5, 2}
 	sources.FailurePeriod = model.NewMonth(2026, 4)
-	large := Lesson("large")
+	large := experiment.Lesson("large")
 	large.Subscribers = []int{30, 40000}
 	large.Missing, large.Duplicates = 30, 20
 	large.PartitionKeys = []model.PartitionKey{model.BySubscriber, model.ByType}
 	large.Workers = []int{3, 8}
-	return map[string]*Experiment{"lesson": &lesson, "faults": &faults, "sources": &sources, "large": &large,
+	return map[string]*experiment.Experiment{"lesson": &lesson, "faults": &faults, "sources": &sources, "large": &large,
 		"union": casesExperiment()}
 }
 
@@ -57,7 +58,7 @@ func TestPartCoversEverySubscriberOnce(t *testing.T) {
 			next := make([]int, len(srcs)) // the next subscriber each source expects
 			for i := 1; i <= n; i++ {
 				var work int64
-				for _, p := range e.Part(Shard{i, n}) {
+				for _, p := range Part(e, Shard{i, n}) {
 					if p.Lo != next[p.Source] || p.Hi <= p.Lo {
 						t.Fatalf("%s, shard %d of %d: piece %+v, want one starting at %d", name, i, n, p, next[p.Source])
 					}
@@ -82,7 +83,7 @@ func TestPartCoversEverySubscriberOnce(t *testing.T) {
 func TestPartSplitsALargeSource(t *testing.T) {
 	e := shardExperiments()["large"]
 	for i := 1; i <= 4; i++ {
-		part := e.Part(Shard{i, 4})
+		part := Part(e, Shard{i, 4})
 		if !slices.ContainsFunc(part, func(p Piece) bool { return p.Source == 1 && p.Hi-p.Lo < 40000 }) {
 			t.Errorf("shard %d of 4 has %v, want part of source 1", i, part)
 		}
@@ -203,7 +204,7 @@ func TestMergeRefuses(t *testing.T) {
 	e := shardExperiments()["faults"]
 	other := *e
 	other.StateRows = []int{400}
-	shards := func(t *testing.T, e *Experiment, dir string, n int, which ...int) {
+	shards := func(t *testing.T, e *experiment.Experiment, dir string, n int, which ...int) {
 		for _, i := range which {
 			if _, err := RunShard(ctx, e, Options{}, Shard{i, n}, dir); err != nil {
 				t.Fatal(err)
@@ -323,12 +324,12 @@ func FuzzShardFile(f *testing.F) {
 		}
 		f.Add(data[:bytes.LastIndex(data, []byte("sha256: "))])
 	}
-	hash := e.Hash()
+	hash := Hash(e)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sum := sha256.Sum256(body)
 		data := fmt.Appendf(slices.Clip(body), "sha256: %x\n", sum)
 		if sf, err := parseShardFile(data); err == nil {
-			e.checkShard(sf, hash)
+			checkShard(e, sf, hash)
 		}
 	})
 }

@@ -44,7 +44,7 @@ const maxShardFile = 1 << 30
 //	<16170 bytes>\n
 //	sha256: 9f86…                    SHA-256 of every byte before this line
 //
-// Pieces are the part of the work the shard covers (Experiment.Part);
+// Pieces are the part of the work the shard covers (Part);
 // there is one tally per source a piece touches, in source order.
 type ShardFile struct {
 	Tool    string

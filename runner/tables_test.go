@@ -8,12 +8,13 @@ import (
 
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // smallGrid is an experiment with two values on every axis, small enough to
 // list its grid by hand.
-func smallGrid() Experiment {
-	e := Lesson("small")
+func smallGrid() experiment.Experiment {
+	e := experiment.Lesson("small")
 	e.Seeds = []uint32{5, 3}
 	e.Subscribers = []int{20, 7}
 	e.Periods = []int{12, 10}
@@ -25,7 +26,7 @@ func smallGrid() Experiment {
 	return e
 }
 
-func evaluate(t *testing.T, e Experiment) *Result {
+func evaluate(t *testing.T, e experiment.Experiment) *Result {
 	t.Helper()
 	res, err := Evaluate(context.Background(), &e, Options{})
 	if err != nil {
@@ -142,7 +143,7 @@ func TestBestOncePerGroup(t *testing.T) {
 // TestIntervalsAllPerPeriods checks that intervals: all expands to none,
 // 1..P for each periods value.
 func TestIntervalsAllPerPeriods(t *testing.T) {
-	e := Lesson("all")
+	e := experiment.Lesson("all")
 	e.Periods = []int{3, 5}
 	e.Intervals, e.IntervalsAll = nil, true
 	e.FailurePeriod = model.NewMonth(2026, 2)

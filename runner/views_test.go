@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // TestLessonViews checks the views' shape and the figures that set them apart
 // from the grid: the best interval per probability and its marked cell, and
 // one block per combination of the axes a view depends on.
 func TestLessonViews(t *testing.T) {
-	views := evaluate(t, Lesson("lesson")).Views()
+	views := evaluate(t, experiment.Lesson("lesson")).Views()
 	var names []string
 	for _, v := range views {
 		names = append(names, v.Name)
@@ -58,7 +59,7 @@ func TestViewBlocksPerCombination(t *testing.T) {
 // TestSetViewsOnlyWhenShown checks that the views are built for the
 // workbook and the Markdown summary, and not for CSV alone.
 func TestSetViewsOnlyWhenShown(t *testing.T) {
-	res := evaluate(t, Lesson("lesson"))
+	res := evaluate(t, experiment.Lesson("lesson"))
 	for _, tt := range []struct {
 		formats []string
 		views   bool

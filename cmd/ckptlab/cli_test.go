@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // TestCommandLine checks the command line a user meets: help on stdout,
@@ -100,7 +101,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 	}
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
-	os.Truncate(big, runner.MaxFileBytes+1)
+	os.Truncate(big, experiment.MaxFileBytes+1)
 	for _, tt := range []struct {
 		args  []string
 		stdin string

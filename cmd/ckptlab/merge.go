@@ -10,6 +10,7 @@ import (
 
 	"ckptlab/results"
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // newMergeCmd returns ckptlab merge, which merges the shard files of each
@@ -39,7 +40,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if out == "-" {
 				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
 			}
-			exps, err := runner.LoadAll(files, runner.OverridesFromEnv(sets))
+			exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
 			if err != nil {
 				return loadFailed(stderr, err)
 			}
@@ -68,7 +69,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 }
 
 // mergeOne merges one experiment's shards and writes its set, as run does.
-func mergeOne(ctx context.Context, e *runner.Experiment, out string, formats []string, quiet bool, stdout, stderr io.Writer) error {
+func mergeOne(ctx context.Context, e *experiment.Experiment, out string, formats []string, quiet bool, stdout, stderr io.Writer) error {
 	res, err := runner.Merge(ctx, e, out)
 	if err != nil {
 		return err

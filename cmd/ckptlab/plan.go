@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // newPlanCmd returns ckptlab plan, which prints, for each experiment file,
@@ -27,7 +28,7 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err := checkOut(cmd, out); err != nil {
 				return err
 			}
-			exps, err := runner.LoadAll(files, runner.OverridesFromEnv(sets))
+			exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
 			if err != nil {
 				return loadFailed(stderr, err)
 			}

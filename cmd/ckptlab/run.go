@@ -17,6 +17,7 @@ import (
 
 	"ckptlab/results"
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // defaultFormats are the formats run writes, and plan lists, without --format.
@@ -87,7 +88,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 
 // run is ckptlab run once its flags are read; it returns the exit code.
 func run(files []string, f runFlags, stdout, stderr io.Writer) int {
-	exps, err := runner.LoadAll(files, runner.OverridesFromEnv(f.sets))
+	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(f.sets))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadUser
@@ -134,7 +135,7 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 
 // tooLarge says why a run of e passes --max-points or --max-memory, before
 // any work, or returns "".
-func tooLarge(e *runner.Experiment, f runFlags) string {
+func tooLarge(e *experiment.Experiment, f runFlags) string {
 	for _, t := range []struct {
 		file string
 		rows int64
@@ -144,7 +145,7 @@ func tooLarge(e *runner.Experiment, f runFlags) string {
 				t.file, planRows(t.rows), f.maxPoints, planRows(t.rows))
 		}
 	}
-	if n := e.MemoryBytes(f.jobs, results.ShowsViews(f.formats.list)); n > runner.MiBBytes(f.maxMemory) {
+	if n := runner.MemoryBytes(e, f.jobs, results.ShowsViews(f.formats.list)); n > runner.MiBBytes(f.maxMemory) {
 		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
 			runner.MiB(n), f.maxMemory, (n>>20)+1)
 	}
@@ -161,7 +162,7 @@ func planRows(n int64) string {
 
 // runOne evaluates one experiment and writes its files, or with --check
 // compares them, returning how many files it compared and how many differ.
-func runOne(ctx context.Context, e *runner.Experiment, f runFlags, stdout, stderr io.Writer) (checked, differ int, err error) {
+func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, stderr io.Writer) (checked, differ int, err error) {
 	report, finish := newProgress(stderr, f.quiet)
 	res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
 	finish()

@@ -12,6 +12,7 @@ import (
 
 	"ckptlab/results"
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // engine is a batch engine that runs one process per array index and tells
@@ -153,7 +154,7 @@ func autoShard(value string, n int, getenv func(string) string) (runner.Shard, e
 // runShard counts shard s of an experiment and writes its shard file,
 // printing the file's path on stdout; a matching file already there is
 // kept, and stderr says so.
-func runShard(ctx context.Context, e *runner.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
+func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
 	// Shards of one run share the folder's lock for the moment each renames
 	// its file in: a wait for it is short and normal, not worth a word.
 	ctx = results.OnLockWait(ctx, func(string) {})

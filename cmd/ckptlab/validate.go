@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // newValidateCmd returns ckptlab validate, which checks experiment files
@@ -20,12 +20,12 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if _, err := runner.LoadAll(files, runner.OverridesFromEnv(sets)); err != nil {
+			if _, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets)); err != nil {
 				return loadFailed(stderr, err)
 			}
 			for _, f := range files {
-				if f == runner.StdinPath {
-					f = runner.StdinName
+				if f == experiment.StdinPath {
+					f = experiment.StdinName
 				}
 				fmt.Fprintf(stdout, "%s: ok\n", f)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // writeExperiment writes an experiment file into a fresh folder and
@@ -321,9 +322,9 @@ func TestPlanErrors(t *testing.T) {
 // that it bounds a real run.
 func memoryLine(t *testing.T, path, set string) string {
 	t.Helper()
-	e, err := runner.Load(path, runner.OverridesFromEnv([]string{set}))
+	e, err := experiment.Load(path, experiment.OverridesFromEnv([]string{set}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runner.MiB(e.MemoryBytes(0, true))
+	return runner.MiB(runner.MemoryBytes(e, 0, true))
 }

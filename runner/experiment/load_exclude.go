@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ func excludeKey(k string) (string, string) {
 	case columnNames[k] != "":
 		return columnNames[k], ""
 	case keyNamed(k) != nil:
-		return "", k + " is not a column of the grid, so it matches no point (want " + orList(excludeNames) + ")"
+		return "", k + " is not a column of the grid, so it matches no point (want " + OrList(excludeNames) + ")"
 	}
 	return "", "unknown key in an exclude entry (" + suggestAmong(k, excludeNames) + ")"
 }

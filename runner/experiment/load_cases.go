@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"cmp"
@@ -68,7 +68,7 @@ func (c *checker) readItems(d *keyDef, n *yaml.Node, limit int) []*mapItem {
 		return nil
 	}
 	if len(n.Content) > limit {
-		c.fail(n, "", "%d items (want at most %d %s, a safety cap)", len(n.Content), limit, plural(limit, d.Noun, pluralNoun(d.Noun)))
+		c.fail(n, "", "%d items (want at most %d %s, a safety cap)", len(n.Content), limit, Plural(limit, d.Noun, pluralNoun(d.Noun)))
 		return nil
 	}
 	var items []*mapItem
@@ -129,7 +129,7 @@ func caseKey(k string) (string, string) {
 		return k, ""
 	case d != nil:
 		return "", k + " is not an axis: it is no column of the grid, so it cannot tell two points apart " +
-			"(want it at the top level; a case sets only " + orList(axisKeys) + ")"
+			"(want it at the top level; a case sets only " + OrList(axisKeys) + ")"
 	case columnNames[k] != "":
 		return "", "unknown key in a case (did you mean " + columnNames[k] + "?)"
 	}
@@ -159,7 +159,7 @@ func suggestAmong(name string, names []string) string {
 	if len(best) == 1 || len(best) == 2 && axisOf(best[0]) == axisOf(best[1]) {
 		return "did you mean " + strings.Join(best, " or ") + "?"
 	}
-	return "want " + orList(names)
+	return "want " + OrList(names)
 }
 
 // sub returns a checker for the value of key below item it.

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"slices"
@@ -194,7 +194,7 @@ func (c *checker) unique(d *keyDef, v *parsed) {
 				k = d.Word
 			}
 		case typeFloat:
-			k = shortFloat(v.Floats[i])
+			k = ShortFloat(v.Floats[i])
 		case typeEnum:
 			k = v.Words[i]
 		case typeMonth:

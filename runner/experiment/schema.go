@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func Schema() []byte {
 	enc.SetEscapeHTML(false) // keep >= and <name> readable
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(top); err != nil {
-		panic("runner: the schema does not marshal: " + err.Error()) // a bug in this file
+		panic("experiment: the schema does not marshal: " + err.Error()) // a bug in this file
 	}
 	return b.Bytes()
 }

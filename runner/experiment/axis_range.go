@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"cmp"
@@ -144,7 +144,7 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	}
 	q := (b - a) / step // the number of steps from a to b
 	if q < 0 {
-		c.wrongWay(n, r, shortFloat(a), shortFloat(b), shortFloat(step))
+		c.wrongWay(n, r, ShortFloat(a), ShortFloat(b), ShortFloat(step))
 		return parsed{}
 	}
 	if q >= maxAxisValues {
@@ -168,7 +168,7 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	}
 	for i := 1; i < count; i++ {
 		if v.Floats[i] == v.Floats[i-1] {
-			c.fail(cmp.Or(r.step, n), ".step", "%s is too small a step to tell values apart (want a larger step)", shortFloat(step))
+			c.fail(cmp.Or(r.step, n), ".step", "%s is too small a step to tell values apart (want a larger step)", ShortFloat(step))
 			return parsed{}
 		}
 	}

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 var updateSchema = update
 
 // schemaFile is the schema committed at the root of the module.
-var schemaFile = filepath.Join("..", "experiment.schema.json")
+var schemaFile = filepath.Join("..", "..", "experiment.schema.json")
 
 func TestSchemaFileIsCurrent(t *testing.T) {
 	got := Schema()
@@ -26,10 +26,10 @@ func TestSchemaFileIsCurrent(t *testing.T) {
 	}
 	want, err := os.ReadFile(schemaFile)
 	if err != nil {
-		t.Fatalf("%v; run go test ./runner -update to write it", err)
+		t.Fatalf("%v; run go test ./runner/experiment -update to write it", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from Schema(); run go test ./runner -update to rewrite it", schemaFile)
+		t.Errorf("%s differs from Schema(); run go test ./runner/experiment -update to rewrite it", schemaFile)
 	}
 }
 

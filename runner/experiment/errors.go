@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"cmp"
@@ -64,12 +64,14 @@ func (l ErrorList) Error() string {
 		lines[i] = e.Error()
 	}
 	if rest := len(l) - len(shown); rest > 0 {
-		lines = append(lines, fmt.Sprintf("… and %d more %s (fix these first, then validate again)", rest, plural(rest, "error", "errors")))
+		lines = append(lines, fmt.Sprintf("… and %d more %s (fix these first, then validate again)", rest, Plural(rest, "error", "errors")))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func plural(n int, one, many string) string {
+// Plural returns one for n == 1 and many otherwise. The messages of this
+// package and the headline of a run count things in the same words.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
@@ -104,7 +106,7 @@ func errorRank(e *Error) int {
 	return 1
 }
 
-// pluralNoun returns the plural of a noun of the messages: "case" and
+// pluralNoun returns the Plural of a noun of the messages: "case" and
 // "cases", "exclude entry" and "exclude entries".
 func pluralNoun(noun string) string {
 	if strings.HasSuffix(noun, "y") {

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"errors"
@@ -52,7 +52,7 @@ func TestLoadCorpus(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v; run go test ./runner -update to write it", err)
+				t.Fatalf("%v; run go test ./runner/experiment -update to write it", err)
 			}
 			if got != string(want) {
 				t.Errorf("errors of %s:\n%s\nwant (%s):\n%s", path, got, golden, want)
@@ -63,12 +63,12 @@ func TestLoadCorpus(t *testing.T) {
 
 // TestLoadExperiments loads every experiment the repository ships.
 func TestLoadExperiments(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "experiments", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "experiments", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) < 4 {
-		t.Fatalf("found %d experiments in ../experiments, want at least 4", len(files))
+		t.Fatalf("found %d experiments in ../../experiments, want at least 4", len(files))
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -88,7 +88,7 @@ func TestLoadExperiments(t *testing.T) {
 func TestExperimentHeaders(t *testing.T) {
 	for _, name := range []string{"workers", "probability-sweep", "faults", "long-horizon",
 		"paired-sizes", "fine-and-coarse"} {
-		data, err := os.ReadFile(filepath.Join("..", "experiments", name+".yaml"))
+		data, err := os.ReadFile(filepath.Join("..", "..", "experiments", name+".yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}

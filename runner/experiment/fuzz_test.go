@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 // names an override.
 func FuzzLoad(f *testing.F) {
 	for _, pattern := range []string{
-		filepath.Join("..", "experiments", "*.yaml"),
+		filepath.Join("..", "..", "experiments", "*.yaml"),
 		filepath.Join("testdata", "load", "*.yaml"),
 	} {
 		files, err := filepath.Glob(pattern)
@@ -99,10 +99,18 @@ func checkExperiment(t *testing.T, e *Experiment) {
 	if want, ok := countPoints(e, 20_000); ok && want != sizes {
 		t.Fatalf("Sizes() = %+v, counting the points one by one gives %+v", sizes, want)
 	}
+	if WritePlan == nil {
+		t.Fatal("WritePlan is not set: plan_test.go sets it")
+	}
 	if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx", "md"}); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// WritePlan is runner.WritePlan, set by plan_test.go: a valid experiment
+// must have a plan, and the plan is written by runner, which this package
+// does not import.
+var WritePlan func(w io.Writer, e *Experiment, outDir string, formats []string) error
 
 // checkGrid checks the invariants of one grid of a valid experiment.
 func checkGrid(t *testing.T, e *Experiment, g *Grid) {

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"fmt"
@@ -19,14 +19,14 @@ func (p Point) String() string {
 // belongs to.
 func (p Point) decision() string {
 	return fmt.Sprintf("seed %d, subscribers %d, periods %d, partition_key %s, workers %d, state_rows %d, probability %s",
-		p.Seed, p.Subscribers, p.Periods, p.PartitionKey, p.Workers, p.StateRows, shortFloat(p.Probability))
+		p.Seed, p.Subscribers, p.Periods, p.PartitionKey, p.Workers, p.StateRows, ShortFloat(p.Probability))
 }
 
 // decisionRow writes the values of the row of decisions.csv the point
 // belongs to, which does not depend on partitioning.
 func (p Point) decisionRow() string {
 	return fmt.Sprintf("seed %d, subscribers %d, periods %d, state_rows %d, probability %s",
-		p.Seed, p.Subscribers, p.Periods, p.StateRows, shortFloat(p.Probability))
+		p.Seed, p.Subscribers, p.Periods, p.StateRows, ShortFloat(p.Probability))
 }
 
 // firstShared returns the first value of b that a holds too.
@@ -138,8 +138,8 @@ func checkExclude(e *Experiment, items []*mapItem, pl place, list *setting) Erro
 		one.Exclude = e.Exclude[i : i+1]
 		var left, all int64
 		for _, g := range grids {
-			left = addSat(left, one.GridSizes(&g).GridRows)
-			all = addSat(all, one.fullSizes(&g).GridRows)
+			left = AddSat(left, one.GridSizes(&g).GridRows)
+			all = AddSat(all, one.fullSizes(&g).GridRows)
 		}
 		if left < all {
 			continue
@@ -179,7 +179,7 @@ func whyNoMatch(x *Exclusion, grids []Grid) string {
 			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
 		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, strconv.Itoa) },
 			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
-		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, shortFloat) },
+		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, ShortFloat) },
 			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},
 		{"interval", x.Intervals != nil, func() string { return joinValues(x.Intervals, model.Interval.String) },
 			func(g *Grid) bool {
@@ -200,14 +200,22 @@ func anyShared[T comparable](a, b []T) bool {
 	return ok
 }
 
+// An axis of more than LongAxis values is long: messages, and the plan of
+// a run, show its first ShownOfLong values, an ellipsis and the last one.
+// Exported so that the plan shortens an axis as the messages do.
+const (
+	LongAxis    = 8
+	ShownOfLong = 3
+)
+
 // joinValues writes values as "a or b".
 func joinValues[T any](values []T, format func(T) string) string {
 	s := make([]string, len(values))
 	for i, v := range values {
 		s[i] = format(v)
 	}
-	if len(s) > planLong {
-		s = append(s[:planShown], "…")
+	if len(s) > LongAxis {
+		s = append(s[:ShownOfLong], "…")
 	}
 	return strings.Join(s, " or ")
 }

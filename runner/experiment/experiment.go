@@ -1,6 +1,14 @@
-// Package runner reads experiment files, expands them into a grid of
-// parameter combinations and evaluates the model at every point.
-package runner
+// Package experiment reads experiment files into an Experiment: the YAML
+// file, then the CKPTLAB_<KEY> environment variables and the --set
+// arguments over it, every key resolved to its value with where it came
+// from. It checks every key, its type and its bounds, the axes and their
+// ranges, that the cases do not overlap and that each exclude entry drops
+// a point but not all of them, and reports every mistake at once, each
+// error pointing at its file, line, column and key (or at the override
+// that gave the value). It also says how large the experiment's grid is
+// and which sources it draws, without evaluating anything: package runner
+// evaluates an Experiment.
+package experiment
 
 import (
 	"strconv"
@@ -113,9 +121,10 @@ func (e *Experiment) StateRowsFor(n int) []int {
 	return g.StateRowsFor(n)
 }
 
-// stateRowsText writes one declared state_rows value: a number or the word
-// subscribers.
-func stateRowsText(v int) string {
+// StateRowsText writes one declared state_rows value: a number or the word
+// subscribers, as the file writes it; the resolved configuration and the
+// plan of a run show state_rows so.
+func StateRowsText(v int) string {
 	if v == SubscriberState {
 		return "subscribers"
 	}

@@ -1,6 +1,7 @@
-package runner
+package experiment
 
 import (
+	"math"
 	"slices"
 
 	"ckptlab/model"
@@ -14,9 +15,9 @@ type Sizes struct {
 }
 
 func (s *Sizes) add(o Sizes) {
-	s.Sources = addSat(s.Sources, o.Sources)
-	s.GridRows = addSat(s.GridRows, o.GridRows)
-	s.FailureRows = addSat(s.FailureRows, o.FailureRows)
+	s.Sources = AddSat(s.Sources, o.Sources)
+	s.GridRows = AddSat(s.GridRows, o.GridRows)
+	s.FailureRows = AddSat(s.FailureRows, o.FailureRows)
 }
 
 // Sizes returns the experiment's counts: the sum over its grids, but for
@@ -52,8 +53,10 @@ func (e *Experiment) GridRows() int64 { return e.sum().GridRows }
 // one row per failure of the failure set.
 func (e *Experiment) FailureRows() int64 { return e.sum().FailureRows }
 
-// failureCount is the size of the failure set of a source of p periods.
-func (e *Experiment) failureCount(p int) int64 {
+// FailureCount is the size of the failure set of a source of p periods,
+// len(e.FailuresFor(p)) without building the list: the rows of
+// failures.csv, and the memory bound of an evaluation, count with it.
+func (e *Experiment) FailureCount(p int) int64 {
 	if e.FailurePeriods == nil {
 		return int64(p - 1)
 	}
@@ -79,10 +82,10 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 		for _, p := range g.Periods {
 			for ms, c := range combine(src, classes{z.periodMask(p): 1}) {
 				rows, fails := z.source(ms, p, n)
-				out.GridRows = addSat(out.GridRows, mulSat(c, rows))
-				out.FailureRows = addSat(out.FailureRows, mulSat(c, fails))
+				out.GridRows = AddSat(out.GridRows, MulSat(c, rows))
+				out.FailureRows = AddSat(out.FailureRows, MulSat(c, fails))
 				if rows > 0 {
-					out.Sources = addSat(out.Sources, c)
+					out.Sources = AddSat(out.Sources, c)
 				}
 			}
 		}
@@ -149,11 +152,11 @@ func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
 		iv = axisClasses(z.g.IntervalsFor(p), z.e.Exclude, func(x *Exclusion) []model.Interval { return x.Intervals })
 		z.iv[p] = iv
 	}
-	failures := z.e.failureCount(p)
+	failures := z.e.FailureCount(p)
 	for mc, c := range combine(combine(classes{m: 1}, z.pw), iv) {
 		if k := z.keptOf(mc, n); k > 0 {
-			rows = addSat(rows, mulSat(c, k))
-			fails = addSat(fails, mulSat(c, failures))
+			rows = AddSat(rows, MulSat(c, k))
+			fails = AddSat(fails, MulSat(c, failures))
 		}
 	}
 	z.done[key] = [2]int64{rows, fails}
@@ -180,7 +183,7 @@ func (z *sizer) keptOf(m uint64, n int) int64 {
 	var c int64
 	for ms, k := range sp {
 		if m&ms == 0 {
-			c = addSat(c, k)
+			c = AddSat(c, k)
 		}
 	}
 	z.kept[key] = c
@@ -208,15 +211,15 @@ func (e *Experiment) sourceLeft(g *Grid) func(seed uint32, n, p int) bool {
 
 // fullSizes is GridSizes without exclusions: products of axis lengths.
 func (e *Experiment) fullSizes(g *Grid) Sizes {
-	sources := mulSat(int64(len(g.Seeds)), int64(len(g.Subscribers)))
-	parts := mulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
-	points := mulSat(int64(len(g.StateRows)), int64(len(g.Probabilities)))
+	sources := MulSat(int64(len(g.Seeds)), int64(len(g.Subscribers)))
+	parts := MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	points := MulSat(int64(len(g.StateRows)), int64(len(g.Probabilities)))
 	var out Sizes
 	for _, p := range g.Periods {
-		combos := mulSat(sources, parts, g.intervalCount(p))
-		out.Sources = addSat(out.Sources, sources)
-		out.GridRows = addSat(out.GridRows, mulSat(combos, points))
-		out.FailureRows = addSat(out.FailureRows, mulSat(combos, e.failureCount(p)))
+		combos := MulSat(sources, parts, g.IntervalCount(p))
+		out.Sources = AddSat(out.Sources, sources)
+		out.GridRows = AddSat(out.GridRows, MulSat(combos, points))
+		out.FailureRows = AddSat(out.FailureRows, MulSat(combos, e.FailureCount(p)))
 	}
 	return out
 }
@@ -273,8 +276,34 @@ func combine(a, b classes) classes {
 	out := make(classes, len(a)*len(b))
 	for ma, ca := range a {
 		for mb, cb := range b {
-			out[ma&mb] = addSat(out[ma&mb], mulSat(ca, cb))
+			out[ma&mb] = AddSat(out[ma&mb], MulSat(ca, cb))
 		}
 	}
 	return out
+}
+
+// MulSat multiplies counts, saturating at math.MaxInt64. Sizes saturate
+// instead of overflowing; the memory estimates of evaluation, made from
+// them, saturate alike with it.
+func MulSat(factors ...int64) int64 {
+	out := int64(1)
+	for _, f := range factors {
+		if f == 0 {
+			return 0
+		}
+		if out > math.MaxInt64/f {
+			out = math.MaxInt64
+		} else {
+			out *= f
+		}
+	}
+	return out
+}
+
+// AddSat adds counts, saturating at math.MaxInt64: see MulSat.
+func AddSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"slices"
@@ -140,8 +140,10 @@ func (g *Grid) StateRowsFor(n int) []int {
 	return out
 }
 
-// intervalCount is len(g.IntervalsFor(p)) without building the list.
-func (g *Grid) intervalCount(p int) int64 {
+// IntervalCount is len(g.IntervalsFor(p)) without building the list: the
+// sizes of a grid, and the memory bound of its evaluation, count intervals
+// of sources of thousands of periods.
+func (g *Grid) IntervalCount(p int) int64 {
 	if g.IntervalsAll {
 		return int64(p) + 1
 	}
@@ -179,6 +181,32 @@ func (e *Experiment) Excluded(p Point) bool {
 	return false
 }
 
+// IntervalsLeft sets dst[i] to whether the point p at the interval
+// intervals[i] is left in the grid, no exclude entry dropping it, and
+// returns dst, grown to the number of intervals as needed; p.Interval is
+// not read. It is Excluded for every interval of a point at once, as
+// evaluation asks of every point it writes: it matches each axis against
+// the entries once, a bit per entry that takes in every value but the
+// interval, then the interval's.
+func (e *Experiment) IntervalsLeft(dst []bool, p Point, intervals []model.Interval) []bool {
+	dst = dst[:0]
+	x := e.Exclude
+	var m uint64
+	if len(x) > 0 {
+		m = maskOf(p.Seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
+			maskOf(p.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }) &
+			maskOf(p.Periods, x, func(x *Exclusion) []int { return x.Periods }) &
+			maskOf(p.PartitionKey, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }) &
+			maskOf(p.Workers, x, func(x *Exclusion) []int { return x.Workers }) &
+			stateRowsMask(p.StateRows, p.Subscribers, x) &
+			maskOf(p.Probability, x, func(x *Exclusion) []float64 { return x.Probabilities })
+	}
+	for _, k := range intervals {
+		dst = append(dst, m == 0 || m&maskOf(k, x, func(x *Exclusion) []model.Interval { return x.Intervals }) == 0)
+	}
+	return dst
+}
+
 // axisText writes the grid's values of an axis key, each with format.
 // intervals: all is the word all.
 func (g *Grid) axisText(key string, join func(values []string) string, float func(float64) string) string {
@@ -194,7 +222,7 @@ func (g *Grid) axisText(key string, join func(values []string) string, float fun
 	case "workers":
 		return joinWith(g.Workers, strconv.Itoa, join)
 	case "state_rows":
-		return joinWith(g.StateRows, stateRowsText, join)
+		return joinWith(g.StateRows, StateRowsText, join)
 	case "probabilities":
 		return joinWith(g.Probabilities, float, join)
 	case "intervals":
@@ -209,6 +237,21 @@ func (g *Grid) axisText(key string, join func(values []string) string, float fun
 // grid returns the entry's values as a grid, for axisText.
 func (x *Exclusion) grid() Grid {
 	return Grid{Axes: x.Axes}
+}
+
+// Describe writes the case as the file gives it: its keys, in the file's
+// order, each with its values joined by join, probabilities written by
+// float. The resolved configuration and the plan of a run show a case
+// each in its own syntax.
+func (g *Grid) Describe(join func([]string) string, float func(float64) string) string {
+	return describe(g, g.Keys, func(k string) string { return k }, join, float)
+}
+
+// Describe writes the exclude entry as the file gives it: see
+// Grid.Describe.
+func (x *Exclusion) Describe(join func([]string) string, float func(float64) string) string {
+	g := x.grid()
+	return describe(&g, x.Keys, axisOf, join, float)
 }
 
 // joinWith formats values and joins them.

@@ -1,4 +1,4 @@
-package runner
+package experiment
 
 import (
 	"regexp"
@@ -134,9 +134,9 @@ func (d *keyDef) want() string {
 		return strconv.FormatInt(d.Min, 10) + ".." + strconv.FormatInt(d.Max, 10)
 	case typeFloat:
 		if d.Below {
-			return "a number >= " + shortFloat(d.FMin) + " and < " + shortFloat(d.FMax)
+			return "a number >= " + ShortFloat(d.FMin) + " and < " + ShortFloat(d.FMax)
 		}
-		return "a number in " + shortFloat(d.FMin) + ".." + shortFloat(d.FMax)
+		return "a number in " + ShortFloat(d.FMin) + ".." + ShortFloat(d.FMax)
 	case typeText:
 		return "text"
 	case typeName:
@@ -144,7 +144,7 @@ func (d *keyDef) want() string {
 	case typeMonth:
 		return "YYYY-MM"
 	case typeEnum:
-		return orList(d.Enum)
+		return OrList(d.Enum)
 	case typeInterval:
 		return "none, all, or 1..P"
 	case typeCases:
@@ -155,8 +155,9 @@ func (d *keyDef) want() string {
 	return ""
 }
 
-// orList joins words as "a, b or c".
-func orList(words []string) string {
+// OrList joins words as "a, b or c": what a message wants, when it is one
+// of a few words, here and in the errors of the plan of a run.
+func OrList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
@@ -172,8 +173,10 @@ func keyNames() []string {
 	return out
 }
 
-// shortFloat writes a float in the shortest decimal form that reads back
-// to the same value, without an exponent.
-func shortFloat(f float64) string {
+// ShortFloat writes a float in the shortest decimal form that reads back
+// to the same value, without an exponent: a probability or a risk level
+// as a file would write it, in messages, in the plan of a run and in its
+// headline.
+func ShortFloat(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
