@@ -43,9 +43,13 @@ type valueAt struct {
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // parseDocument parses data as a single YAML document and returns its
-// content node, or nil for a document without content. Syntax errors, a
-// panic of the parser and a second document are reported at p.
+// content node, or nil for a document without content. More values than
+// MaxValues, syntax errors, a panic of the parser and a second document are
+// reported at p.
 func parseDocument(data []byte, p place) (root *yaml.Node, errs ErrorList) {
+	if e := checkValueCount(data, p); e != nil {
+		return nil, ErrorList{e}
+	}
 	docs, err := decodeDocuments(data)
 	if err != nil {
 		return nil, ErrorList{syntaxError(err, p)}
