@@ -74,6 +74,11 @@ type Table struct {
 	Name    string
 	Columns []Column
 	Rows    iter.Seq[[]Value]
+	// Len is the number of rows, when it is known without reading them;
+	// 0 means not known. The workbook writer names a sheet's rows before
+	// writing them, and reads a table of unknown length once more to
+	// count them. A Len that Rows does not keep to fails the write.
+	Len int
 }
 
 // Header returns the column names.

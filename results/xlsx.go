@@ -82,7 +82,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	if err := b.build(s); err != nil {
 		return err
 	}
-	return saveNormalized(ctx, f, w, dir, b.rows)
+	return saveNormalized(ctx, f, w, dir, b.tables)
 }
 
 // saveNormalized saves f to w, byte for byte the same for the same
@@ -93,7 +93,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 // in dir is copied to w in canonical order by normalizeZip, with the
 // sheets of rows packed (compressed with their rows, in dir) at the same
 // time. The spill file also keeps the compressed workbook out of memory.
-func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, rows map[string]sheetRows) error {
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, tables []tableRows) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
@@ -119,12 +119,12 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir stri
 	if err != nil {
 		return fmt.Errorf("reading the workbook's zip archive: %w", err)
 	}
-	packs := packSheets(ctx, zr, rows, dir)
+	packs := packSheets(ctx, zr, tables, dir)
 	defer packs.wait()
-	if packs.err != nil {
-		return packs.err
+	if err := normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets); err != nil {
+		return err
 	}
-	return normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets)
+	return packs.err()
 }
 
 // ctxWriter is a writer that fails once its context is done, so that long
@@ -155,17 +155,18 @@ type workbook struct {
 	notes []string
 	// plannedSheets names the sheets after the summary, for its last line.
 	plannedSheets []string
-	// rows are the data rows of the table sheets, by the path of the
-	// sheet's part, written into the sheets as the workbook is saved.
-	rows map[string]sheetRows
+	// tables are the data rows of the table sheets, written into the
+	// sheets as the workbook is saved.
+	tables []tableRows
 	// streamRows, when set, writes a table sheet's rows at once instead,
 	// with the sheet's stream writer: tests set it to hold the rows the
 	// workbook writes to those of excelize.
 	streamRows rowStreamer
 }
 
-// rowStreamer writes rows with a sheet's stream writer.
-type rowStreamer func(ctx context.Context, sw *excelize.StreamWriter, rows sheetRows) error
+// rowStreamer writes rows lo..hi-1 of a table with a sheet's stream
+// writer.
+type rowStreamer func(ctx context.Context, sw *excelize.StreamWriter, rows tableRows, lo, hi int) error
 
 // build adds every sheet of the set, in order: the summary, the charts,
 // the tables, the lesson's views and the experiment.

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -35,9 +37,9 @@ const deflateLevel = 5
 
 // packedSheet is a sheet being compressed, with its rows written in, into a
 // scratch file: the entry normalizeZip copies in place of the sheet
-// excelize wrote without rows. Sheets are packed at the same time (see
-// packSheets); a sheet's rows are formatted on its own goroutine and
-// compressed on every core (see parallelDeflater).
+// excelize wrote without rows. The tables are packed at the same time (see
+// packSheets), each sheet of a table after the other as the table is read;
+// a sheet's rows are compressed on every core (see parallelDeflater).
 type packedSheet struct {
 	done chan struct{} // closed when the fields below are set
 	file *os.File
@@ -46,42 +48,112 @@ type packedSheet struct {
 	err  error
 }
 
-// MaxPackedAtOnce is the most sheets packed at the same time. A grid of
-// millions of rows spans several sheets; packing more of them at once
-// would hold more buffers without more cores to use them.
+// MaxPackedAtOnce is the most tables packed at the same time: more would
+// hold more buffers without more cores to use them.
 const MaxPackedAtOnce = 4
 
-// packSheets starts packing each sheet of zr that rows names, in scratch,
-// MaxPackedAtOnce (or the cores, if fewer) at a time. The caller must call
-// wait before it returns, whatever happened.
-func packSheets(ctx context.Context, zr *zip.Reader, rows map[string]sheetRows, scratch string) *packs {
+// packSheets starts packing the sheets of the tables, in scratch,
+// MaxPackedAtOnce tables (or the cores, if fewer) at a time, each table
+// read once. The caller must call wait before it returns, whatever
+// happened.
+func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch string) *packs {
 	ctx, cancel := context.WithCancel(ctx)
 	ps := &packs{sheets: make(map[string]*packedSheet), cancel: cancel}
-	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+	files := make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {
-		r, ok := rows[f.Name]
-		if !ok {
-			continue
+		files[f.Name] = f
+	}
+	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+	for _, r := range tables {
+		for _, part := range r.parts {
+			ps.sheets[part.path] = &packedSheet{done: make(chan struct{})}
 		}
-		p := &packedSheet{done: make(chan struct{})}
-		ps.sheets[f.Name] = p
 		ps.wg.Go(func() {
-			defer close(p.done)
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			if p.err = p.pack(ctx, f, r, scratch); p.err != nil {
-				cancel() // the workbook fails: stop the others
+			done, err := packTable(ctx, files, r, scratch, ps.sheets)
+			if err == nil {
+				return
+			}
+			cancel() // the workbook fails: stop the others
+			for _, part := range r.parts[done:] {
+				p := ps.sheets[part.path]
+				p.err = err
+				close(p.done)
 			}
 		})
 	}
-	for name := range rows {
-		if _, ok := ps.sheets[name]; !ok {
-			cancel()
-			ps.wg.Wait()
-			ps.err = fmt.Errorf("the workbook's zip archive has no %s to write rows into", name)
-		}
-	}
 	return ps
+}
+
+// packTable packs the sheets of one table, reading it once, and returns
+// how many of its sheets are done.
+func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scratch string, sheets map[string]*packedSheet) (done int, err error) {
+	var (
+		p      *packedSheet
+		out    *bufio.Writer
+		d      *parallelDeflater
+		suffix []byte
+	)
+	defer func() {
+		if d != nil { // an error left the sheet unfinished
+			d.Close()
+		}
+	}()
+	begin := func(i int) (io.Writer, error) {
+		path := r.parts[i].path
+		f := files[path]
+		if f == nil {
+			return nil, fmt.Errorf("the workbook's zip archive has no %s to write rows into", path)
+		}
+		sheet, end, err := sheetWithoutRows(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		p = sheets[path]
+		if p.file, err = os.CreateTemp(scratch, "sheet-*.deflate"); err != nil {
+			return nil, err
+		}
+		out = bufio.NewWriterSize(p.file, 1<<16)
+		d, suffix = newParallelDeflater(out), sheet[end:]
+		_, err = d.Write(sheet[:end])
+		return d, err
+	}
+	end := func(i int) error {
+		_, err := d.Write(suffix)
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		p.crc, p.size, d = d.crc, d.size, nil
+		if err == nil {
+			err = out.Flush()
+		}
+		if err != nil {
+			return err
+		}
+		close(p.done)
+		done = i + 1
+		return nil
+	}
+	return done, r.write(ctx, begin, end)
+}
+
+// sheetWithoutRows reads a sheet excelize wrote without data rows, and
+// returns it with the offset of its </sheetData>, where the rows go.
+func sheetWithoutRows(f *zip.File) (sheet []byte, end int, err error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rc.Close()
+	if sheet, err = io.ReadAll(rc); err != nil {
+		return nil, 0, err
+	}
+	end = bytes.LastIndex(sheet, []byte("</sheetData>"))
+	if end < 0 {
+		return nil, 0, errors.New("the sheet has no </sheetData>")
+	}
+	return sheet, end, nil
 }
 
 // packs are the sheets being packed.
@@ -89,7 +161,19 @@ type packs struct {
 	sheets map[string]*packedSheet
 	wg     sync.WaitGroup
 	cancel context.CancelFunc
-	err    error // an error of packSheets itself
+}
+
+// err waits for every sheet and returns the error of the first, by path,
+// that failed: a sheet the archive lacks is never waited for by
+// normalizeZip.
+func (ps *packs) err() error {
+	ps.wg.Wait()
+	for _, path := range slices.Sorted(maps.Keys(ps.sheets)) {
+		if err := ps.sheets[path].err; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // wait stops the packing still going on, waits for it, and closes the
@@ -120,47 +204,4 @@ func (p *packedSheet) open(h *zip.FileHeader) (io.Reader, error) {
 	h.UncompressedSize64 = uint64(p.size)
 	h.CompressedSize64 = uint64(end)
 	return io.NewSectionReader(p.file, 0, end), nil
-}
-
-// pack writes the sheet f, which excelize wrote without data rows, with
-// rows written in before its </sheetData>, compressed to a scratch file.
-func (p *packedSheet) pack(ctx context.Context, f *zip.File, rows sheetRows, scratch string) error {
-	rc, err := f.Open()
-	if err != nil {
-		return err
-	}
-	sheet, err := io.ReadAll(rc)
-	if err != nil {
-		return err
-	}
-	end := bytes.LastIndex(sheet, []byte("</sheetData>"))
-	if end < 0 {
-		return errors.New("the sheet has no </sheetData>")
-	}
-	if p.file, err = os.CreateTemp(scratch, "sheet-*.deflate"); err != nil {
-		return err
-	}
-	out := bufio.NewWriterSize(p.file, 1<<16)
-	d := newParallelDeflater(out)
-	err = writeSheet(ctx, d, sheet, end, rows)
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	p.crc, p.size = d.crc, d.size
-	return out.Flush()
-}
-
-// writeSheet writes the sheet with the rows written in at end.
-func writeSheet(ctx context.Context, w io.Writer, sheet []byte, end int, rows sheetRows) error {
-	if _, err := w.Write(sheet[:end]); err != nil {
-		return err
-	}
-	if err := rows.write(ctx, w); err != nil {
-		return err
-	}
-	_, err := w.Write(sheet[end:])
-	return err
 }

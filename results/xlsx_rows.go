@@ -13,23 +13,30 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// sheetRows are the data rows of one sheet of a table: rows lo..hi-1 of
-// t, numbered from 2, under the header. excelize makes the sheet (its
-// columns, header, panes, filter and page setup) with no data rows, and
-// the rows are written into the sheet's XML as the workbook is saved (see
-// normalizeZip). Through excelize's stream writer, whose work per cell
-// (a cell name, an interface value, a struct, escaping) was half of a
-// large workbook's time, they took four times as long. The XML is the one
-// the stream writer writes, byte for byte: TestSheetRowsMatchExcelize
-// holds the two to each other.
-type sheetRows struct {
-	t      Table
-	lo, hi int
+// tableRows are the data rows of a table's sheets: the table's rows in
+// order, cut into parts, one per sheet, each numbered from 2 under its
+// header. excelize makes the sheets (columns, header, panes, filter, page
+// setup) with no data rows, and the rows are written into each sheet's XML
+// as the workbook is saved (see packSheets). Through excelize's stream
+// writer, whose work per cell (a cell name, an interface value, a struct,
+// escaping) was half of a large workbook's time, they took four times as
+// long. The XML is the one the stream writer writes, byte for byte:
+// TestSheetRowsMatchExcelize holds the two to each other.
+type tableRows struct {
+	t Table
 	// numeric marks the columns whose decimal texts are written as
 	// numbers; style is each column's style, which excelize gives every
 	// cell of the column.
 	numeric []bool
 	style   []int
+	parts   []sheetPart
+}
+
+// sheetPart is one sheet of a table: its part in the package, and the
+// table's rows lo..hi-1 that it holds.
+type sheetPart struct {
+	path   string
+	lo, hi int
 }
 
 // rowsFlushAt is how many bytes of rows write gathers before passing
@@ -37,36 +44,62 @@ type sheetRows struct {
 // pieces over costs nothing next to formatting them.
 const rowsFlushAt = 1 << 20
 
-// write writes the rows' XML, the <row> elements of the sheet's
-// sheetData, to w.
-func (r sheetRows) write(ctx context.Context, w io.Writer) error {
+// write reads the table once and writes the rows of each part, the <row>
+// elements of its sheetData, to the writer begin returns for it, calling
+// end after the part's last row. The table must have the rows its parts
+// say, no more and no fewer.
+func (r tableRows) write(ctx context.Context, begin func(part int) (io.Writer, error), end func(part int) error) error {
 	enc := newRowEncoder(r.numeric, r.style)
-	n := 0
+	last := len(r.parts) - 1
+	i, n := 0, 0
+	w, err := begin(0)
+	if err != nil {
+		return err
+	}
+	flush := func() error {
+		_, err := w.Write(enc.buf)
+		enc.buf = enc.buf[:0]
+		return err
+	}
 	for row := range r.t.Rows {
-		if n >= r.hi {
-			break
-		}
 		if n%ctxCheckRows == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if n >= r.lo {
-			enc.row(n-r.lo+2, row)
-			if len(enc.buf) >= rowsFlushAt {
-				if _, err := w.Write(enc.buf); err != nil {
-					return err
-				}
-				enc.buf = enc.buf[:0]
+		for n == r.parts[i].hi { // this part is full: on to the next
+			if i == last {
+				return fmt.Errorf("table %s has more than the %d rows it had when the workbook was made", r.t.Name, n)
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := end(i); err != nil {
+				return err
+			}
+			i++
+			if w, err = begin(i); err != nil {
+				return err
+			}
+		}
+		enc.row(n-r.parts[i].lo+2, row)
+		if len(enc.buf) >= rowsFlushAt {
+			if err := flush(); err != nil {
+				return err
 			}
 		}
 		n++
 	}
-	if n < r.hi {
-		return fmt.Errorf("table %s ended at row %d, before the %d rows it had when the workbook was made", r.t.Name, n, r.hi)
+	if err := ctx.Err(); err != nil { // a table stops early once ctx is done
+		return err
 	}
-	_, err := w.Write(enc.buf)
-	return err
+	if i != last || n != r.parts[last].hi {
+		return fmt.Errorf("table %s ended at row %d, before the %d rows it had when the workbook was made", r.t.Name, n, r.parts[last].hi)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return end(i)
 }
 
 // rowEncoder writes rows as excelize's stream writer writes them: each

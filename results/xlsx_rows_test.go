@@ -16,14 +16,14 @@ import (
 // them itself: one SetRow of excelize's stream writer per row, numbers
 // and booleans as Go values. It is the reference the workbook's rows are
 // held to.
-func streamRowsByExcelize(ctx context.Context, sw *excelize.StreamWriter, rows sheetRows) error {
+func streamRowsByExcelize(ctx context.Context, sw *excelize.StreamWriter, rows tableRows, lo, hi int) error {
 	cells := make([]any, len(rows.t.Columns))
 	n := 0
 	for row := range rows.t.Rows {
-		if n >= rows.hi {
+		if n >= hi {
 			break
 		}
-		if n >= rows.lo {
+		if n >= lo {
 			for i, v := range row {
 				if rows.numeric[i] {
 					cells[i] = numericCellValue(v)
@@ -31,7 +31,7 @@ func streamRowsByExcelize(ctx context.Context, sw *excelize.StreamWriter, rows s
 					cells[i] = cellValue(v)
 				}
 			}
-			if err := sw.SetRow(cellName(1, n-rows.lo+2), cells); err != nil {
+			if err := sw.SetRow(cellName(1, n-lo+2), cells); err != nil {
 				return err
 			}
 		}
@@ -87,6 +87,9 @@ func TestSheetRowsMatchExcelize(t *testing.T) {
 		Version:  "test",
 	}
 	for _, sheetRows := range []int{0, 7, 1000} {
+		if sheetRows == 1000 { // the grid's length known: not counted first
+			set.Grid.Len = 3000
+		}
 		ours := zipParts(t, xlsxWriter{sheetRows: sheetRows}, set)
 		theirs := zipParts(t, xlsxWriter{sheetRows: sheetRows, streamRows: streamRowsByExcelize}, set)
 		if len(ours) != len(theirs) {
@@ -135,4 +138,27 @@ func zipParts(t *testing.T, x xlsxWriter, s Set) map[string]string {
 		parts[f.Name] = string(b)
 	}
 	return parts
+}
+
+// TestTableLenMustHold checks that a table whose rows are not the Len it
+// claims fails the workbook, whichever way it is wrong, rather than
+// writing sheets whose filter names other rows.
+func TestTableLenMustHold(t *testing.T) {
+	for _, tt := range []struct {
+		len  int
+		want string
+	}{
+		{2999, "has more than the 2999 rows"},
+		{3001, "ended at row 3000, before the 3001 rows"},
+	} {
+		grid := scaleGrid(3000)
+		grid.Len = tt.len
+		set := Set{Name: "len", Grid: grid, Failures: hostileTable(), Version: "test"}
+		for _, sheetRows := range []int{0, 1000} {
+			err := xlsxWriter{sheetRows: sheetRows, scratch: t.TempDir()}.write(context.Background(), io.Discard, set)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Len %d, sheets of %d rows: got %v, want an error saying it %s", tt.len, sheetRows, err, tt.want)
+			}
+		}
+	}
 }

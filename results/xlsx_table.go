@@ -14,34 +14,41 @@ const ctxCheckRows = 4096
 
 // writeTable writes a table on sheets of at most b.sheetRows data rows
 // each: t.Name, then t.Name-2, t.Name-3, ..., each with the header row
-// frozen and an autofilter over its rows. The table is read twice: once
-// to count its rows, which the filter and the highlight name before any
-// row is written, and once as the workbook is saved, to write them (see
-// sheetRows). Rows are never held.
+// frozen and an autofilter over its rows. The filter and the highlight
+// name the rows before any is written, so a table of unknown length (no
+// Len) is read twice: once to count its rows here, once as the workbook is
+// saved, to write them (see tableRows). Rows are never held.
 func (b *workbook) writeTable(t Table) error {
-	total := 0
-	for range t.Rows {
-		if total%ctxCheckRows == 0 {
-			if err := b.ctx.Err(); err != nil {
-				return err
+	total := t.Len
+	if total == 0 {
+		for range t.Rows {
+			if total%ctxCheckRows == 0 {
+				if err := b.ctx.Err(); err != nil {
+					return err
+				}
 			}
+			total++
 		}
-		total++
 	}
 	ts := tableSheet{b: b, t: t}
+	rows := tableRows{t: t, numeric: numericTextColumns(t.Columns)}
 	for lo := 0; lo == 0 || lo < total; lo += b.sheetRows {
 		hi := min(lo+b.sheetRows, total)
 		if err := ts.start(); err != nil {
 			return err
 		}
-		ts.rows = hi - lo
-		rows := sheetRows{t: t, lo: lo, hi: hi, numeric: numericTextColumns(t.Columns), style: ts.style}
-		if err := b.addRows(&ts, rows); err != nil {
+		ts.rows, rows.style = hi-lo, ts.style
+		part, err := b.addRows(&ts, rows, lo, hi)
+		if err != nil {
 			return fmt.Errorf("sheet %s: %w", ts.name, err)
 		}
+		rows.parts = append(rows.parts, part)
 		if err := ts.finish(); err != nil {
 			return err
 		}
+	}
+	if b.streamRows == nil {
+		b.tables = append(b.tables, rows)
 	}
 	if ts.part > 1 {
 		b.notes = append(b.notes, fmt.Sprintf(
@@ -51,21 +58,15 @@ func (b *workbook) writeTable(t Table) error {
 	return nil
 }
 
-// addRows has the rows written into the sheet as the workbook is saved,
-// or, where tests ask for rows written through excelize, writes them now.
-func (b *workbook) addRows(ts *tableSheet, rows sheetRows) error {
+// addRows returns the sheet's part of the table, rows lo..hi-1, to be
+// written in as the workbook is saved; or, where tests ask for rows
+// written through excelize, writes them now.
+func (b *workbook) addRows(ts *tableSheet, rows tableRows, lo, hi int) (sheetPart, error) {
 	if b.streamRows != nil {
-		return b.streamRows(b.ctx, ts.sw, rows)
+		return sheetPart{lo: lo, hi: hi}, b.streamRows(b.ctx, ts.sw, rows, lo, hi)
 	}
 	path, err := sheetPath(b.f, ts.name)
-	if err != nil {
-		return err
-	}
-	if b.rows == nil {
-		b.rows = make(map[string]sheetRows)
-	}
-	b.rows[path] = rows
-	return nil
+	return sheetPart{path: path, lo: lo, hi: hi}, err
 }
 
 // sheetPath returns the part of the package that holds a sheet: excelize

@@ -11,7 +11,7 @@ import (
 // excluded points are left out, and best is the least expected total among
 // the points left.
 func (r *Result) GridTable() results.Table {
-	return results.Table{Name: "grid", Columns: results.GridColumns, Rows: func(yield func([]results.Value) bool) {
+	return results.Table{Name: "grid", Columns: results.GridColumns, Len: tableLen(r.Exp.GridRows()), Rows: func(yield func([]results.Value) bool) {
 		var row results.GridRow
 		var cells []results.Value
 		var left []bool
@@ -70,7 +70,7 @@ func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Co
 // partitioning, interval and failure of the failure set, failure fastest,
 // for each (source, partitioning, interval) with a point left in the grid.
 func (r *Result) FailuresTable() results.Table {
-	return results.Table{Name: "failures", Columns: results.FailureColumns, Rows: func(yield func([]results.Value) bool) {
+	return results.Table{Name: "failures", Columns: results.FailureColumns, Len: tableLen(r.Exp.FailureRows()), Rows: func(yield func([]results.Value) bool) {
 		var row results.FailureRow
 		var cells []results.Value
 		for _, sr := range r.Sources {
@@ -108,4 +108,14 @@ func (r *Result) FailuresTable() results.Table {
 			}
 		}
 	}}
+}
+
+// tableLen returns a count of rows as a table's Len: 0, not known, where
+// it does not fit an int (the experiment's sizes saturate rather than
+// overflow).
+func tableLen(rows int64) int {
+	if int64(int(rows)) != rows {
+		return 0
+	}
+	return int(rows)
 }

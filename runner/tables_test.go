@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -155,5 +156,43 @@ func TestIntervalsAllPerPeriods(t *testing.T) {
 	want := []string{"3:none", "3:1", "3:2", "3:3", "5:none", "5:1", "5:2", "5:3", "5:4", "5:5"}
 	if !slices.Equal(got, want) {
 		t.Errorf("intervals = %v, want %v", got, want)
+	}
+}
+
+// TestTableLenIsRowCount checks that the grid and failures tables know
+// their length, as the experiment's sizes give it, and keep to it, on
+// every experiment of experiments/ (with fewer subscribers: the sizes do
+// not depend on them) and the small grid with exclusions. The workbook
+// names its rows by Len before it writes them.
+func TestTableLenIsRowCount(t *testing.T) {
+	paths, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no experiments found: %v", err)
+	}
+	var exps []*experiment.Experiment
+	for _, path := range paths {
+		e, err := experiment.Load(path, experiment.Overrides{Sets: []string{"subscribers=300"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps = append(exps, e)
+	}
+	small := smallGrid()
+	small.Exclude = []experiment.Exclusion{{Axes: experiment.Axes{Workers: []int{2}, Probabilities: []float64{1}}}}
+	exps = append(exps, &small)
+	for _, e := range exps {
+		res, err := Evaluate(context.Background(), e, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []results.Table{res.GridTable(), res.FailuresTable()} {
+			n := 0
+			for range table.Rows {
+				n++
+			}
+			if table.Len != n || n == 0 {
+				t.Errorf("%s: %s has %d rows, Len %d", e.Name, table.Name, n, table.Len)
+			}
+		}
 	}
 }
