@@ -54,8 +54,14 @@ var (
 	}}
 )
 
+// MaxDeflateWorkers is the most pieces of one stream compressed at once,
+// whatever the cores: each holds a piece in, a piece out and a compressor's
+// state, and the queue of pieces is twice as long. It bounds what a sheet
+// being packed holds.
+const MaxDeflateWorkers = 4
+
 func newParallelDeflater(out io.Writer) *parallelDeflater {
-	cores := runtime.GOMAXPROCS(0)
+	cores := min(runtime.GOMAXPROCS(0), MaxDeflateWorkers)
 	d := &parallelDeflater{
 		out:     out,
 		queue:   make(chan chan *bytes.Buffer, 2*cores),

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -26,13 +27,16 @@ const (
 	// xlsxRowBytes one row's markup; xlsxSheetBytes the most excelize's
 	// stream writer keeps of one sheet in memory (its 16 MiB chunk in a
 	// buffer that may double), xlsxBytes its workbook, styles and zip.
-	// xlsxPackBytes is what packing one table sheet holds: rows formatted
-	// and being compressed, the compressor's state, buffers.
+	// xlsxPackBytes is the most that packing one table holds besides its
+	// sheet's XML: the row encoder's buffer and the file's. The XML is
+	// held in pieces of xlsxPieceBytes, up to four per compressing
+	// goroutine (one queued, one in, one out, and a compressor's state).
 	xlsxCellBytes  = 64
 	xlsxRowBytes   = 64
 	xlsxSheetBytes = 32 << 20
 	xlsxBytes      = 8 << 20
-	xlsxPackBytes  = 8 << 20
+	xlsxPackBytes  = 2 << 20
+	xlsxPieceBytes = 1 << 20
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
@@ -146,15 +150,25 @@ func taskBytes(e *experiment.Experiment) int64 {
 	return experiment.MulSat(e.Sources(), experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
 }
 
-// workbookBytes bounds what the workbook writer keeps in memory: the table
-// sheets being packed (see results.MaxPackedAtOnce), the lesson's views
-// as sheets of excelize's stream writer, and the workbook around them.
+// workbookBytes bounds what the workbook writer keeps in memory: the
+// tables being packed, all four at once (results.MaxPackedAtOnce), the
+// lesson's views as sheets of excelize's stream writer, and the workbook
+// around them.
 func workbookBytes(e *experiment.Experiment) int64 {
-	sheets := func(rows int64) int64 { // a table longer than a sheet continues on the next
-		return max(1, (rows+results.MaxSheetRows-1)/results.MaxSheetRows)
+	// A table's XML in memory: no more than the whole table, nor than the
+	// pieces its compressing goroutines hold, one per core up to
+	// results.MaxDeflateWorkers.
+	workers := min(runtime.GOMAXPROCS(0), results.MaxDeflateWorkers)
+	pieces := int64(4 * workers * xlsxPieceBytes)
+	table := func(rows int64, cols int) int64 {
+		xml := experiment.MulSat(rows, experiment.AddSat(xlsxRowBytes, experiment.MulSat(int64(cols), xlsxCellBytes)))
+		return experiment.AddSat(xlsxPackBytes, min(xml, pieces))
 	}
-	tables := experiment.AddSat(sheets(e.GridRows()), sheets(e.FailureRows()))
-	n := experiment.AddSat(int64(xlsxBytes), experiment.MulSat(min(tables, results.MaxPackedAtOnce), xlsxPackBytes))
+	// Decisions and breakeven have no more rows than the grid.
+	n := experiment.AddSat(int64(xlsxBytes), table(e.GridRows(), len(results.GridColumns)))
+	n = experiment.AddSat(n, table(e.FailureRows(), len(results.FailureColumns)))
+	n = experiment.AddSat(n, table(e.GridRows(), len(results.DecisionColumns)))
+	n = experiment.AddSat(n, table(e.GridRows(), len(results.BreakevenColumns)))
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for _, g := range e.Grids() {
