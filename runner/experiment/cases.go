@@ -106,11 +106,7 @@ func (e *Experiment) Grids() []Grid {
 
 // fileGrid is the grid of the file's axes.
 func (e *Experiment) fileGrid() Grid {
-	return Grid{Axes: Axes{
-		Seeds: e.Seeds, Subscribers: e.Subscribers, Periods: e.Periods,
-		PartitionKeys: e.PartitionKeys, Workers: e.Workers, StateRows: e.StateRows,
-		Probabilities: e.Probabilities, Intervals: e.Intervals,
-	}, IntervalsAll: e.IntervalsAll}
+	return Grid{Axes: e.Axes, IntervalsAll: e.IntervalsAll}
 }
 
 // IntervalsFor returns the intervals the grid evaluates for a source of p

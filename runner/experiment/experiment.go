@@ -26,19 +26,12 @@ type Experiment struct {
 	Name        string
 	Description string
 
-	// Axes.
-	Seeds         []uint32
-	Subscribers   []int
-	Periods       []int
-	PartitionKeys []model.PartitionKey
-	Workers       []int
-	// StateRows lists the declared state rows; SubscriberState stands for
-	// the word subscribers, N of each source (StateRowsFor resolves it).
-	StateRows     []int
-	Probabilities []float64
-	// Intervals lists the declared intervals; when IntervalsAll is set it is
-	// empty and every periods value P has the intervals none, 1..P.
-	Intervals    []model.Interval
+	// Axes are the file's axes, in declared order. StateRows may hold
+	// SubscriberState, which stands for the word subscribers: N of each
+	// source (StateRowsFor resolves it). When IntervalsAll is set,
+	// Intervals is empty and every periods value P has the intervals
+	// none, 1..P.
+	Axes
 	IntervalsAll bool
 
 	// Scalars.
@@ -69,16 +62,18 @@ type Experiment struct {
 // the given name: the defaults of every key of an experiment file.
 func Lesson(name string) Experiment {
 	return Experiment{
-		Version:       1,
-		Name:          name,
-		Seeds:         []uint32{20260218},
-		Subscribers:   []int{200},
-		Periods:       []int{12},
-		PartitionKeys: []model.PartitionKey{model.BySubscriber},
-		Workers:       []int{4},
-		StateRows:     []int{SubscriberState},
-		Probabilities: []float64{1.0, 0.75, 0.5, 0.25},
-		Intervals:     []model.Interval{model.None, 6, 4, 3, 2, 1},
+		Version: 1,
+		Name:    name,
+		Axes: Axes{
+			Seeds:         []uint32{20260218},
+			Subscribers:   []int{200},
+			Periods:       []int{12},
+			PartitionKeys: []model.PartitionKey{model.BySubscriber},
+			Workers:       []int{4},
+			StateRows:     []int{SubscriberState},
+			Probabilities: []float64{1.0, 0.75, 0.5, 0.25},
+			Intervals:     []model.Interval{model.None, 6, 4, 3, 2, 1},
+		},
 		Start:         model.NewMonth(2026, 1),
 		RiskLevel:     0.95,
 		FailurePeriod: model.NewMonth(2026, 9),
