@@ -64,9 +64,9 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	}
 	writeCases(line, e)
 	sizes := e.Sizes()
-	line("sources", planCount(sizes.Sources))
-	line("grid rows", planCount(sizes.GridRows))
-	line("failures rows", planCount(sizes.FailureRows))
+	line("sources", CountText(sizes.Sources))
+	line("grid rows", CountText(sizes.GridRows))
+	line("failures rows", CountText(sizes.FailureRows))
 	line("memory", "at most "+MiB(MemoryBytes(e, 0, results.ShowsViews(formats))))
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
@@ -86,7 +86,7 @@ func writeCases(line func(key, value string), e *experiment.Experiment) {
 		}
 		sz := e.GridSizes(&g)
 		line(cmp.Or(map[bool]string{true: "cases"}[i == 0], ""), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
-			i, what, countNoun(sz.Sources, "source"), planCount(sz.GridRows), planCount(sz.FailureRows)))
+			i, what, countNoun(sz.Sources, "source"), CountText(sz.GridRows), CountText(sz.FailureRows)))
 	}
 	for i, x := range e.Exclude {
 		line(cmp.Or(map[bool]string{true: "exclude"}[i == 0], ""),
@@ -99,7 +99,7 @@ func countNoun(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return planCount(n) + " " + noun + "s"
+	return CountText(n) + " " + noun + "s"
 }
 
 // planValues writes the values of one key of a case or an exclude entry:
@@ -131,8 +131,9 @@ func planList[T any](values []T, format func(T) string) string {
 	return fmt.Sprintf("%s, … %s (%d values)", strings.Join(s, ", "), format(values[len(values)-1]), len(values))
 }
 
-// planCount writes a count, saying so when it saturated.
-func planCount(n int64) string {
+// CountText writes a count of the experiment's sizes, saying so when it
+// saturated.
+func CountText(n int64) string {
 	if n == math.MaxInt64 {
 		return "more than " + strconv.FormatInt(n-1, 10)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ckptlab/runner"
+	"ckptlab/runner/experiment"
 )
 
 // Exit codes of every subcommand.
@@ -150,7 +151,17 @@ func experimentFiles(cmd *cobra.Command, args []string) error {
 // addSetFlag adds the repeatable --set flag. It is a string array, not a
 // slice: a value holds commas (--set intervals=[none,4,6]).
 func addSetFlag(cmd *cobra.Command, sets *[]string) {
-	cmd.Flags().StringArrayVar(sets, "set", nil, "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
+	addSetFlagUsage(cmd, sets, "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
+}
+
+// addSetFlagUsage adds --set with its own usage text.
+func addSetFlagUsage(cmd *cobra.Command, sets *[]string, usage string) {
+	cmd.Flags().StringArrayVar(sets, "set", nil, usage)
+}
+
+// addQuietFlag adds -q/--quiet.
+func addQuietFlag(cmd *cobra.Command, quiet *bool) {
+	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
 }
 
 // formatsFlag is the --format flag: a comma-separated list of formats,
@@ -187,9 +198,14 @@ func checkOut(cmd *cobra.Command, out string) error {
 	return nil
 }
 
-// loadFailed prints the errors of the experiment files and returns exit
-// code 2.
-func loadFailed(stderr io.Writer, err error) error {
-	fmt.Fprintln(stderr, err)
-	return exitCode(exitBadUser)
+// loadExperiments reads the experiment files with the environment's and
+// sets' overrides. On an error it prints every error of every file and
+// returns exit code 2 as the error.
+func loadExperiments(files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
+	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, exitCode(exitBadUser)
+	}
+	return exps, nil
 }

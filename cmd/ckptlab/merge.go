@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -40,31 +37,24 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if out == "-" {
 				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
 			}
-			exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+			exps, err := loadExperiments(files, sets, stderr)
 			if err != nil {
-				return loadFailed(stderr, err)
+				return err
 			}
-			ctx, stop := interruptContext()
+			ctx, stop := commandContext("merge", stderr)
 			defer stop()
-			ctx = results.OnLockWait(ctx, func(folder string) {
-				fmt.Fprintf(stderr, "ckptlab merge: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", folder)
-			})
 			for _, e := range exps {
 				if err := mergeOne(ctx, e, out, formats.list, quiet, stdout, stderr); err != nil {
-					if ctx.Err() != nil {
-						return exitCode(interrupted(ctx, stderr))
-					}
-					fmt.Fprintf(stderr, "ckptlab merge: %s: %v%s\n", e.File, err, writeHint(err))
-					return exitCode(exitFailed)
+					return exitCode(failed(ctx, "merge", e.File, err, stderr))
 				}
 			}
 			return nil
 		},
 	}
 	addOutFlag(cmd, &out, "read OUT/<name>/shards/ and write results into `OUT`/<name>/")
-	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
+	addSetFlagUsage(cmd, &sets, "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
 	addFormatFlag(cmd, &formats)
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	addQuietFlag(cmd, &quiet)
 	return cmd
 }
 
@@ -74,17 +64,9 @@ func mergeOne(ctx context.Context, e *experiment.Experiment, out string, formats
 	if err != nil {
 		return err
 	}
-	set, err := buildSet(ctx, res, formats)
+	set, err := res.SetContext(ctx, formats)
 	if err != nil {
 		return err
 	}
-	set = withRowsProgress(set, e.GridRows(), stderr, quiet)
-	if err := set.WriteContext(ctx, out, formats); err != nil {
-		return err
-	}
-	for _, name := range results.Files(e.Name, formats) {
-		fmt.Fprintln(stdout, filepath.Join(out, e.Name, name))
-	}
-	fmt.Fprint(stdout, results.HeadlineText(set.Headline)) // the answer, as run prints it
-	return nil
+	return writeSet(ctx, withRowsProgress(set, e.GridRows(), stderr, quiet), out, formats, stdout)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"ckptlab/runner"
-	"ckptlab/runner/experiment"
 )
 
 // newPlanCmd returns ckptlab plan, which prints, for each experiment file,
@@ -28,9 +27,9 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err := checkOut(cmd, out); err != nil {
 				return err
 			}
-			exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+			exps, err := loadExperiments(files, sets, stderr)
 			if err != nil {
-				return loadFailed(stderr, err)
+				return err
 			}
 			for i, e := range exps {
 				if i > 0 {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -70,7 +68,10 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if f.out == "-" && (f.check || !slices.Equal(f.formats.list, []string{results.FormatMD})) {
 				return usagef(cmd, "-o - writes the Markdown to stdout: it takes --format md alone, without --check")
 			}
-			return exitCode(run(files, f, stdout, stderr))
+			if code := run(files, f, stdout, stderr); code != exitOK {
+				return exitCode(code)
+			}
+			return nil
 		},
 	}
 	fl := cmd.Flags()
@@ -80,7 +81,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
 	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a run any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
 	fl.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
+	addQuietFlag(cmd, &f.quiet)
 	fl.StringVar(&f.shard, "shard", "", "count only shard `I/N` (1-based) into OUT/<name>/shards/I-of-N, for ckptlab merge; auto or auto/N reads I (and N) from the batch engine's environment")
 	fl.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
 	return cmd
@@ -88,42 +89,30 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 
 // run is ckptlab run once its flags are read; it returns the exit code.
 func run(files []string, f runFlags, stdout, stderr io.Writer) int {
-	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(f.sets))
+	exps, err := loadExperiments(files, f.sets, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return exitBadUser
 	}
+	limits := runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Views: results.ShowsViews(f.formats.list)}
 	for _, e := range exps {
-		if msg := tooLarge(e, f); msg != "" {
+		if msg := limits.Exceeded(e); msg != "" {
 			fmt.Fprintf(stderr, "ckptlab run: %s: %s\n", e.File, msg)
 			return exitBadUser
 		}
 	}
 
-	ctx, stop := interruptContext()
+	ctx, stop := commandContext("run", stderr)
 	defer stop()
-	ctx = results.OnLockWait(ctx, func(folder string) {
-		fmt.Fprintf(stderr, "ckptlab run: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", folder)
-	})
 	var checked, differ int
 	for _, e := range exps {
+		var n, d int
 		if f.shardOf.Valid() {
-			if err := runShard(ctx, e, f.shardOf, f, stdout, stderr); err != nil {
-				if ctx.Err() != nil {
-					return interrupted(ctx, stderr)
-				}
-				fmt.Fprintf(stderr, "ckptlab run: %s: %v%s\n", e.File, err, writeHint(err))
-				return exitFailed
-			}
-			continue
-		}
-		n, d, err := runOne(ctx, e, f, stdout, stderr)
-		if err != nil && ctx.Err() != nil {
-			return interrupted(ctx, stderr)
+			err = runShard(ctx, e, f.shardOf, f, stdout, stderr)
+		} else {
+			n, d, err = runOne(ctx, e, f, stdout, stderr)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ckptlab run: %s: %v%s\n", e.File, err, writeHint(err))
-			return exitFailed
+			return failed(ctx, "run", e.File, err, stderr)
 		}
 		checked, differ = checked+n, differ+d
 	}
@@ -131,33 +120,6 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 		return reportCheck(checked, differ, stdout)
 	}
 	return exitOK
-}
-
-// tooLarge says why a run of e passes --max-points or --max-memory, before
-// any work, or returns "".
-func tooLarge(e *experiment.Experiment, f runFlags) string {
-	for _, t := range []struct {
-		file string
-		rows int64
-	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()}} {
-		if t.rows > f.maxPoints {
-			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
-				t.file, planRows(t.rows), f.maxPoints, planRows(t.rows))
-		}
-	}
-	if n := runner.MemoryBytes(e, f.jobs, results.ShowsViews(f.formats.list)); n > runner.MiBBytes(f.maxMemory) {
-		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
-			runner.MiB(n), f.maxMemory, (n>>20)+1)
-	}
-	return ""
-}
-
-// planRows writes a row count, which may have saturated.
-func planRows(n int64) string {
-	if n == math.MaxInt64 {
-		return "more than " + strconv.FormatInt(n-1, 10)
-	}
-	return strconv.FormatInt(n, 10)
 }
 
 // runOne evaluates one experiment and writes its files, or with --check
@@ -169,7 +131,7 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 	if err != nil {
 		return 0, 0, err
 	}
-	set, err := buildSet(ctx, res, f.formats.list)
+	set, err := res.SetContext(ctx, f.formats.list)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -180,14 +142,20 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY"
 		return 0, 0, results.WriteMarkdown(stdout, set)
 	}
-	if err := set.WriteContext(ctx, f.out, f.formats.list); err != nil {
-		return 0, 0, err
+	return 0, 0, writeSet(ctx, set, f.out, f.formats.list, stdout)
+}
+
+// writeSet writes the set into out, then prints the paths of its files
+// and its headline: the answer, under -q too.
+func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout io.Writer) error {
+	if err := set.WriteContext(ctx, out, formats); err != nil {
+		return err
 	}
-	for _, name := range results.Files(e.Name, f.formats.list) {
-		fmt.Fprintln(stdout, filepath.Join(f.out, e.Name, name))
+	for _, name := range results.Files(set.Name, formats) {
+		fmt.Fprintln(stdout, filepath.Join(out, set.Name, name))
 	}
-	fmt.Fprint(stdout, results.HeadlineText(set.Headline)) // the answer, under -q too
-	return 0, 0, nil
+	fmt.Fprint(stdout, results.HeadlineText(set.Headline))
+	return nil
 }
 
 // parseFormats reads the --format list, in any case: CSV is csv.
@@ -216,18 +184,4 @@ func writeHint(err error) string {
 		return "; the previous results are unchanged: make the folder writable, or write elsewhere with -o"
 	}
 	return ""
-}
-
-// buildSet returns the set of res, whose lesson's views take time to build
-// for a long sweep and do not look at ctx: when ctx is done first, buildSet
-// returns at once and leaves them to the exiting process.
-func buildSet(ctx context.Context, res *runner.Result, formats []string) (results.Set, error) {
-	done := make(chan results.Set, 1)
-	go func() { done <- res.Set(formats) }()
-	select {
-	case set := <-done:
-		return set, nil
-	case <-ctx.Done():
-		return results.Set{}, context.Cause(ctx)
-	}
 }

@@ -41,8 +41,24 @@ func interruptContext() (ctx context.Context, stop func()) {
 	}
 }
 
-// interrupted reports a run stopped by a signal and returns its exit code.
-func interrupted(ctx context.Context, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "ckptlab run: stopped by %v; every file is as it was or complete, none half-written\n", context.Cause(ctx))
-	return exitInterrupted
+// commandContext returns the context of command name (run, merge): a
+// signal cancels it (see interruptContext), and a wait for another
+// ckptlab writing the same folder is said on stderr.
+func commandContext(name string, stderr io.Writer) (ctx context.Context, stop func()) {
+	ctx, stop = interruptContext()
+	ctx = results.OnLockWait(ctx, func(folder string) {
+		fmt.Fprintf(stderr, "ckptlab %s: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", name, folder)
+	})
+	return ctx, stop
+}
+
+// failed reports the error of command name on file, or that a signal
+// stopped it, and returns the exit code.
+func failed(ctx context.Context, name, file string, err error, stderr io.Writer) int {
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "ckptlab run: stopped by %v; every file is as it was or complete, none half-written\n", context.Cause(ctx))
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "ckptlab %s: %s: %v%s\n", name, file, err, writeHint(err))
+	return exitFailed
 }

@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-
-	"ckptlab/runner/experiment"
 )
 
 // newValidateCmd returns ckptlab validate, which checks experiment files
@@ -20,14 +18,12 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if _, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets)); err != nil {
-				return loadFailed(stderr, err)
+			exps, err := loadExperiments(files, sets, stderr)
+			if err != nil {
+				return err
 			}
-			for _, f := range files {
-				if f == experiment.StdinPath {
-					f = experiment.StdinName
-				}
-				fmt.Fprintf(stdout, "%s: ok\n", f)
+			for _, e := range exps {
+				fmt.Fprintf(stdout, "%s: ok\n", e.File)
 			}
 			return nil
 		},

@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"ckptlab/results"
+	"ckptlab/runner/experiment"
+)
+
+// Limits are what a run is checked against before any work: the rows a
+// table may have (--max-points) and the memory the run may hold
+// (--max-memory, in MiB) with Jobs goroutines, its views counted when the
+// formats show them.
+type Limits struct {
+	MaxPoints    int64
+	MaxMemoryMiB int64
+	Jobs         int
+	Views        bool
+}
+
+// Exceeded says why a run of e passes one of the limits, and how to run
+// it anyway, or returns "" when it passes none.
+func (l Limits) Exceeded(e *experiment.Experiment) string {
+	for _, t := range []struct {
+		file string
+		rows int64
+	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()}} {
+		if t.rows > l.MaxPoints {
+			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
+				t.file, CountText(t.rows), l.MaxPoints, CountText(t.rows))
+		}
+	}
+	if n := MemoryBytes(e, l.Jobs, l.Views); n > MiBBytes(l.MaxMemoryMiB) {
+		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
+			MiB(n), l.MaxMemoryMiB, (n>>20)+1)
+	}
+	return ""
+}
+
+// SetContext returns r.Set(formats), or the cause of ctx as soon as ctx is
+// done: the lesson's views take time to build for a long sweep and do not
+// look at ctx, so they are left to the exiting process.
+func (r *Result) SetContext(ctx context.Context, formats []string) (results.Set, error) {
+	done := make(chan results.Set, 1)
+	go func() { done <- r.Set(formats) }()
+	select {
+	case set := <-done:
+		return set, nil
+	case <-ctx.Done():
+		return results.Set{}, context.Cause(ctx)
+	}
+}
