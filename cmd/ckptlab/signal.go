@@ -56,7 +56,7 @@ func commandContext(name string, stderr io.Writer) (ctx context.Context, stop fu
 // stopped it, and returns the exit code.
 func failed(ctx context.Context, name, file string, err error, stderr io.Writer) int {
 	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "ckptlab run: stopped by %v; every file is as it was or complete, none half-written\n", context.Cause(ctx))
+		fmt.Fprintf(stderr, "ckptlab %s: stopped by %v; every file is as it was or complete, none half-written\n", name, context.Cause(ctx))
 		return exitInterrupted
 	}
 	fmt.Fprintf(stderr, "ckptlab %s: %s: %v%s\n", name, file, err, writeHint(err))
