@@ -18,8 +18,8 @@ go test -run '^$' -bench 'FloorDraw' -benchtime 5x -cpu 1 ./model
 echo '== Counting, one core (BenchmarkScan, the per-record reference, takes minutes: run it alone)'
 go test -run '^$' -bench 'Count' -benchtime 5x -cpu 1 ./model
 
-echo '== The scale experiment in process: Evaluate, then both tables as CSV to io.Discard'
-go test -run '^$' -bench 'Scale' -benchtime 5x ./runner
+echo '== Merging the 4 and 100 shard files of scale.yaml, in process'
+go test -run '^$' -bench 'MergeScale' -benchtime 5x ./runner
 
 echo '== Where the time of scale.yaml and the worker sweep goes: counting, then each table as CSV'
 go test -run '^$' -bench 'Evaluate' -benchtime 5x ./runner

@@ -43,8 +43,9 @@ for n in 1 2 4; do
 	t2=$(now)
 	busiest=$(cat "$out"/cpu.n$n.* | awk '{c = $1 + $2; if (c > m) m = c} END {printf "%.2f", m}')
 	merge=$(awk '{printf "%.2f", $1 + $2}' "$out/cpu.m$n")
-	cmp "$out/one/$name/grid.csv" "$out/n$n/$name/grid.csv"
-	cmp "$out/one/$name/failures.csv" "$out/n$n/$name/failures.csv"
+	for t in grid failures decisions breakeven; do
+		cmp "$out/one/$name/$t.csv" "$out/n$n/$name/$t.csv"
+	done
 	echo "$n shards: wall $(secs "$t0" "$t2") s (shards $(secs "$t0" "$t1"), merge $(secs "$t1" "$t2"));" \
 		"cpu of the busiest shard $busiest s + merge $merge s; tables identical"
 done

@@ -10,7 +10,7 @@
 //	ckptlab validate [--set key=value]... FILE...
 //	ckptlab plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] FILE...
 //	ckptlab version (or ckptlab --version)
-//	ckptlab completion bash|zsh|fish
+//	ckptlab completion bash|zsh|fish|powershell
 //
 // A FILE of - reads the experiment from standard input. Exit codes: 0
 // success, 1 a run failed, 2 bad input, 130 stopped by a signal.
