@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,21 +34,12 @@ func (d Difference) Columns() []string {
 	var out []string
 	for _, l := range d.Lines {
 		for _, c := range l.Cells {
-			if !contains(out, c.Column) {
+			if !slices.Contains(out, c.Column) {
 				out = append(out, c.Column)
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // writeLineDiff writes one differing line: cell by cell for a CSV row
@@ -153,9 +145,12 @@ func compareLines(ctx context.Context, want, got *bufio.Reader, isCSV bool) (*Di
 // readLine reads a line with its line end. eof reports that there was no
 // line left; long that the line passes maxCheckLine, and is not returned.
 func readLine(r *bufio.Reader) (line string, eof, long bool, err error) {
+	chunk, err := r.ReadSlice('\n')
+	if err == nil && len(chunk) <= maxCheckLine { // a whole line in the buffer: most of them
+		return string(chunk), false, false, nil
+	}
 	var buf bytes.Buffer
 	for {
-		chunk, err := r.ReadSlice('\n')
 		if buf.Len()+len(chunk) > maxCheckLine {
 			return "", false, true, nil
 		}
@@ -164,6 +159,7 @@ func readLine(r *bufio.Reader) (line string, eof, long bool, err error) {
 		case err == nil:
 			return buf.String(), false, false, nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			chunk, err = r.ReadSlice('\n')
 			continue
 		case err == io.EOF:
 			return buf.String(), buf.Len() == 0, false, nil

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
+	"strconv"
 )
 
 // WriteCSV writes the table as RFC 4180 CSV with a header row and \n line
@@ -47,7 +48,7 @@ func WriteCSV(w io.Writer, t Table) error {
 			case Text:
 				out.buf = texts[i].append(out.buf, v.Text)
 			case Bool:
-				out.buf = appendBool(out.buf, v.Bool)
+				out.buf = strconv.AppendBool(out.buf, v.Bool)
 			default:
 				out.buf = lately[i].append(out.buf, v)
 			}
@@ -82,13 +83,6 @@ func (o *csvOut) flush() error {
 	_, err := o.w.Write(o.buf)
 	o.buf = o.buf[:0]
 	return err
-}
-
-func appendBool(dst []byte, b bool) []byte {
-	if b {
-		return append(dst, "true"...)
-	}
-	return append(dst, "false"...)
 }
 
 // textQuoter appends text cells as encoding/csv writes them, asking the

@@ -43,11 +43,12 @@ const MaxSheetRows = 1_048_575
 //
 // Numbers keep their value, shown with the decimals their column asks for,
 // to the 15 significant digits a spreadsheet cell holds; the CSV files are
-// the exact record. The same set gives the same bytes. Every sheet is
-// written with excelize's stream writer and the archive is assembled in a
-// scratch file, so memory does not grow with the tables; scratch files go
-// to the system's temporary folder and are removed before WriteXLSX
-// returns.
+// the exact record. The same set gives the same bytes. Every sheet is made
+// with excelize's stream writer, the tables' data rows written into their
+// sheets as the archive is assembled (see tableRows), and the archive and
+// the compressed sheets are kept in scratch files, so memory does not grow
+// with the tables; scratch files go to the system's temporary folder and
+// are removed before WriteXLSX returns.
 func WriteXLSX(w io.Writer, s Set) error {
 	return xlsxWriter{}.write(context.Background(), w, s)
 }

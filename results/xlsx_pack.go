@@ -39,7 +39,8 @@ const deflateLevel = 5
 // scratch file: the entry normalizeZip copies in place of the sheet
 // excelize wrote without rows. The tables are packed at the same time (see
 // packSheets), each sheet of a table after the other as the table is read;
-// a sheet's rows are compressed on every core (see parallelDeflater).
+// a sheet's rows are compressed on up to MaxDeflateWorkers cores (see
+// parallelDeflater).
 type packedSheet struct {
 	done chan struct{} // closed when the fields below are set
 	file *os.File

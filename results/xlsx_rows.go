@@ -42,7 +42,7 @@ type sheetPart struct {
 // rowsFlushAt is how many bytes of rows write gathers before passing
 // them on: a piece of the compressor's (deflatePiece), so that handing
 // pieces over costs nothing next to formatting them.
-const rowsFlushAt = 1 << 20
+const rowsFlushAt = deflatePiece
 
 // write reads the table once and writes the rows of each part, the <row>
 // elements of its sheetData, to the writer begin returns for it, calling

@@ -256,6 +256,27 @@ type decisionMap struct {
 	probabilities []Value
 	stateRows     []Value
 	best          map[[2]int]Value
+	// places are the indexes of the probabilities and state rows met.
+	places [2]map[Value]int
+}
+
+// place returns the index of v among the values of axis k (0 for the
+// probabilities, 1 for the state rows) of the map, adding it when new.
+func (m *decisionMap) place(k int, v Value) int {
+	axis := &m.probabilities
+	if k == 1 {
+		axis = &m.stateRows
+	}
+	if m.places[k] == nil {
+		m.places[k] = map[Value]int{}
+	}
+	i, ok := m.places[k][v]
+	if !ok {
+		i = len(*axis)
+		m.places[k][v] = i
+		*axis = append(*axis, v)
+	}
+	return i
 }
 
 // decisionMaps writes, per source (at most summaryMaps), the best interval
@@ -278,17 +299,7 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 			maps = append(maps, &decisionMap{source: source, best: map[[2]int]Value{}})
 		}
 		m := maps[len(maps)-1]
-		i := slices.Index(m.probabilities, row[p])
-		if i < 0 {
-			i = len(m.probabilities)
-			m.probabilities = append(m.probabilities, row[p])
-		}
-		j := slices.Index(m.stateRows, row[sr])
-		if j < 0 {
-			j = len(m.stateRows)
-			m.stateRows = append(m.stateRows, row[sr])
-		}
-		m.best[[2]int{i, j}] = row[best]
+		m.best[[2]int{m.place(0, row[p]), m.place(1, row[sr])}] = row[best]
 	}
 	for k, m := range maps {
 		if k == summaryMaps {
@@ -371,12 +382,4 @@ func spread(n, k int) []int {
 
 // intervalValue returns an interval's cell as a number when it is one, so
 // that a colour scale sees it; none stays text.
-func intervalValue(v Value) Value {
-	switch x := numericCellValue(v).(type) {
-	case int64:
-		return IntValue(x)
-	case float64:
-		return FloatValue(x)
-	}
-	return v
-}
+func intervalValue(v Value) Value { return sheetValue(v, true) }

@@ -182,11 +182,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 			if m, ok := marked[[2]int{i, j}]; ok {
 				id = m
 			}
-			value := cellValue(v)
-			if numeric[j] {
-				value = numericCellValue(v)
-			}
-			cells[j] = excelize.Cell{StyleID: id, Value: value}
+			cells[j] = excelize.Cell{StyleID: id, Value: anyValue(sheetValue(v, numeric[j]))}
 		}
 		if err := vs.sw.SetRow(cellName(1, first+i), cells); err != nil {
 			return err

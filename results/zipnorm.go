@@ -21,7 +21,7 @@ const (
 	msDosEpochTime = 0
 )
 
-// normalizeZip copies the zip archive src of the given size to dst in a
+// normalizeZip copies the entries of zr to dst as a zip archive in a
 // canonical form: [Content_Types].xml first, then the other entries sorted
 // by name; each entry's compressed bytes copied as they are, with no
 // recompression; and each header reduced to name, method, CRC-32, sizes and
