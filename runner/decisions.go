@@ -128,27 +128,46 @@ type breakeven struct {
 // order of breakeven.csv. Each costs O(pieces × intervals) exact steps.
 // The envelope is over the intervals with a point left at the state size.
 func (r *Result) breakevens(yield func(b *breakeven) bool) {
+	for g := range r.envelopeGroups {
+		sr, stateRows, left := g.sr, g.stateRows, g.left
+		costs := sr.Parts[0].Costs
+		var lines []decide.Line
+		var index []int // of each line, in the source's intervals
+		for i, c := range costs {
+			if left[i] {
+				lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
+				index = append(index, i)
+			}
+		}
+		pieces := decide.Envelope(lines, costs[0].N)
+		for i := range pieces {
+			pieces[i].Line = index[pieces[i].Line]
+		}
+		if !yield(&breakeven{sr, stateRows, pieces}) {
+			return
+		}
+	}
+}
+
+// envelopeGroup is a source and state rows with an envelope in
+// breakeven.csv, and the intervals left in it.
+type envelopeGroup struct {
+	sr        *SourceResult
+	stateRows int
+	left      []bool
+}
+
+// envelopeGroups yields the groups that have an envelope in breakeven.csv:
+// those with an interval left, once each when cases share a source.
+func (r *Result) envelopeGroups(yield func(envelopeGroup) bool) {
 	seen := r.once()
 	for _, sr := range r.Sources {
-		costs := sr.Parts[0].Costs
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
 			if none(left) || seen(sr, stateRows, -1, left) {
 				continue
 			}
-			var lines []decide.Line
-			var index []int // of each line, in the source's intervals
-			for i, c := range costs {
-				if left[i] {
-					lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
-					index = append(index, i)
-				}
-			}
-			pieces := decide.Envelope(lines, costs[0].N)
-			for i := range pieces {
-				pieces[i].Line = index[pieces[i].Line]
-			}
-			if !yield(&breakeven{sr, stateRows, pieces}) {
+			if !yield(envelopeGroup{sr, stateRows, left}) {
 				return
 			}
 		}

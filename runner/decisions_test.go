@@ -192,3 +192,22 @@ func TestHeadlineEnvelopesAlike(t *testing.T) {
 		t.Errorf("faults make seeds differ, but the headline has %d envelope lines:\n%s", lines, strings.Join(h, "\n"))
 	}
 }
+
+// TestHeadlineCountsEnvelopesOnce checks that the headline counts the
+// envelopes breakeven.csv has: cases that share a source, apart in
+// workers, have one envelope per state rows, not one per case.
+func TestHeadlineCountsEnvelopesOnce(t *testing.T) {
+	r := evaluateYAML(t, `name: x
+state_rows: [100, 200, 300]
+probabilities: [0.2, 0.4, 0.6, 0.8, 1]
+cases: [{workers: 4}, {workers: 8}]
+`)
+	groups := map[string]bool{}
+	for row := range r.BreakevenTable().Rows { // seed, subscribers, periods, state_rows, ...
+		groups[row[0].String()+" "+row[1].String()+" "+row[2].String()+" "+row[3].String()] = true
+	}
+	h := strings.Join(r.Headline(), "\n")
+	if len(groups) != 3 || !strings.Contains(h, "3 envelopes in breakeven.csv") {
+		t.Errorf("breakeven.csv has %d envelopes; the headline says:\n%s", len(groups), h)
+	}
+}

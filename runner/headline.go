@@ -36,8 +36,10 @@ func (r *Result) Headline() []string {
 // so the headline's memory does not grow with the grid.
 func (r *Result) headline() []string {
 	ngroups, probs := 0, 0
+	for range r.envelopeGroups {
+		ngroups++
+	}
 	for _, sr := range r.Sources {
-		ngroups += len(sr.Grid.StateRows)
 		probs = max(probs, len(sr.Grid.Probabilities))
 	}
 	titled := ngroups > 1
