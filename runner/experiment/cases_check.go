@@ -177,7 +177,7 @@ func whyNoMatch(x *Exclusion, grids []Grid) string {
 			func(g *Grid) bool { return anyShared(g.PartitionKeys, x.PartitionKeys) }},
 		{"workers", x.Workers != nil, func() string { return joinValues(x.Workers, strconv.Itoa) },
 			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
-		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, strconv.Itoa) },
+		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, StateRowsText) },
 			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
 		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, ShortFloat) },
 			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},

@@ -51,6 +51,8 @@ func TestCasesOverrides(t *testing.T) {
 				"(want it at the top level; a case sets only seeds, subscribers, periods, partition_key, workers, state_rows, probabilities or intervals)"},
 		{Overrides{Sets: []string{"exclude=[{workers: 16}]"}},
 			"--set exclude[0]: matches no point of the grid: no grid has workers 16 (want values the grid has)"},
+		{Overrides{Sets: []string{"state_rows=[100]", "exclude=[{state_rows: subscribers}]"}},
+			"--set exclude[0]: matches no point of the grid: no grid has state_rows subscribers (want values the grid has)"},
 		{Overrides{Sets: []string{"exclude=[{workers: [4, 8]}]"}},
 			"--set exclude: drops every point of the grid (want at least one point left)"},
 		{Overrides{Sets: []string{"exclude=[{interval: 4"}},
