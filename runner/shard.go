@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"ckptlab/model"
 	"ckptlab/runner/experiment"
 )
 
@@ -37,8 +38,10 @@ func (s Shard) Valid() bool { return s.N >= 1 && s.N <= MaxShards && s.I >= 1 &&
 // inside a smaller source. The parts depend only on the sources, so every
 // machine computes the same ones. A part is empty when N exceeds the
 // number of subscribers.
-func Part(e *experiment.Experiment, s Shard) []Piece {
-	srcs := e.SourceList()
+func Part(e *experiment.Experiment, s Shard) []Piece { return partOf(e.SourceList(), s) }
+
+// partOf is Part of the sources srcs.
+func partOf(srcs []model.Source, s Shard) []Piece {
 	var total uint64
 	for _, src := range srcs {
 		total += uint64(src.Subscribers) * uint64(src.Periods)

@@ -50,11 +50,11 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		return ShardRun{}, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N)", s.I, s.N)
 	}
 	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
-	hash := Hash(e)
+	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
 	if _, err := os.Lstat(run.Path); err == nil {
 		f, err := ReadShardFile(run.Path)
 		if err == nil {
-			err = checkShard(e, f, hash)
+			err = checkShard(e, f, hash, srcs, parts)
 		}
 		if err == nil && f.Shard != s {
 			err = fmt.Errorf("it holds shard %d of %d", f.Shard.I, f.Shard.N)
@@ -66,7 +66,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		run.Replaced = err
 	}
 
-	part := Part(e, s)
+	part := partOf(srcs, s)
 	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
 	if len(part) > 0 {
 		tallies, err := Count(ctx, e, opt, within(Work(e), part))
@@ -82,7 +82,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	// Hold the output folder's lock while writing, so that a set swapped
 	// in at the same time (a merge, a run) cannot move shards/ away from
 	// under the rename. The lock file lives in OUT, which must exist first.
-	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return run, err
 	}
 	unlock, err := results.LockFolder(ctx, dir, e.Name)
@@ -96,10 +96,11 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	return run, writeShardFile(run.Path, f)
 }
 
-// checkShard reports whether f is a shard of this experiment: the same name
-// and hash, the pieces of its part, and a tally of the right shape for each
-// source they touch, in source order.
-func checkShard(e *experiment.Experiment, f *ShardFile, hash string) error {
+// checkShard reports whether f is a shard of this experiment, whose hash,
+// sources and partitionings are given: the same name and hash, the pieces
+// of its part, and a tally of the right shape for each source they touch,
+// in source order.
+func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) error {
 	if f.Name != e.Name || f.Hash != hash {
 		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
 			f.Name, f.Hash, e.Name, hash)
@@ -107,10 +108,9 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string) error {
 	if !f.Shard.Valid() {
 		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, MaxShards)
 	}
-	if !slices.Equal(f.Pieces, Part(e, f.Shard)) {
+	if !slices.Equal(f.Pieces, partOf(srcs, f.Shard)) {
 		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
 	}
-	srcs, parts := e.SourceList(), e.Partitionings()
 	if len(f.Tallies) != len(f.Pieces) {
 		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
 	}
@@ -225,7 +225,7 @@ func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
 	f, err := ReadShardFile(path)
 	if err == nil {
-		if err = checkShard(m.e, f, m.hash); err != nil {
+		if err = checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}

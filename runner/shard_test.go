@@ -324,12 +324,12 @@ func FuzzShardFile(f *testing.F) {
 		}
 		f.Add(data[:bytes.LastIndex(data, []byte("sha256: "))])
 	}
-	hash := Hash(e)
+	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sum := sha256.Sum256(body)
 		data := fmt.Appendf(slices.Clip(body), "sha256: %x\n", sum)
 		if sf, err := parseShardFile(data); err == nil {
-			checkShard(e, sf, hash)
+			checkShard(e, sf, hash, srcs, parts)
 		}
 	})
 }
