@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"ckptlab/model"
 )
 
-// Expected is E_k(p) = p·S/n + C, evaluated in that order in float64 as the
-// lesson does, so that ties between intervals come out as in the lesson.
+// Expected is E_k(p) = p·S/n + C: model.ExpectedTotal, the formula of the
+// grid's expected_total, so that ties between intervals come out as in the
+// lesson and as in the grid.
 func Expected(p float64, sum int64, n int, certain int64) float64 {
-	return p*float64(sum)/float64(n) + float64(certain)
+	return model.ExpectedTotal(p, sum, n, certain)
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,

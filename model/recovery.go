@@ -31,7 +31,6 @@ func (r Recovery) Recomputed(k Interval, f int) int64 {
 // subscribers; the touched ones keep their rows per period. Its size is
 // O(periods × touched workers), and Busiest costs O(touched workers).
 type WorkerSet struct {
-	periods   int
 	untouched int64      // most subscribers of a worker no fault touched
 	touched   []Recovery // workers faults touched
 }

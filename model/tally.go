@@ -52,9 +52,6 @@ func (t *Tally) Periods() int { return t.periods }
 // Partitionings returns the partitionings the tally counts for.
 func (t *Tally) Partitionings() []Partitioning { return slices.Clone(t.parts) }
 
-// Subscribers returns the number of subscribers counted.
-func (t *Tally) Subscribers() int64 { return t.subs }
-
 // addLost records that faults removed subscriber rows from the given
 // periods (each j >= 1) of a subscriber that workers[p] holds.
 func (t *Tally) addLost(workers []int32, periods []int) {
@@ -145,7 +142,7 @@ func (t *Tally) Workers(p int) [][]int64 {
 // WorkerSet returns the recovery of every worker of partitioning p, in
 // O(workers + periods × touched workers).
 func (t *Tally) WorkerSet(p int) WorkerSet {
-	ws := WorkerSet{periods: t.periods}
+	var ws WorkerSet
 	lost := t.workerLost[p]
 	for w, n := range t.workerSubs[p] {
 		if _, ok := lost[int32(w)]; !ok {

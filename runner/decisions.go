@@ -55,14 +55,20 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 	seen := r.once()
 	for _, sr := range r.Sources {
 		costs := sr.Parts[0].Costs
-		outs := sr.outcomes()
-		sums := decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+		// made at the source's first decision: a source that cases share
+		// makes its decisions once, and the other source results none
+		var outs []decide.Outcomes
+		var sums []int64
 		n := len(sr.Failures)
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			for _, prob := range sr.Grid.Probabilities {
 				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
 				if none(left) || seen(sr, stateRows, prob, left) {
 					continue
+				}
+				if outs == nil {
+					outs = sr.outcomes()
+					sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
 				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
 				d.best = bestLeft(costs, left, prob, stateRows)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func (r *Result) summary(ngroups int) []string {
 	}
 	out := []string{
 		fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv, %s in breakeven.csv",
-			count(n, "decision"), count(ngroups, "envelope")),
+			countNoun(int64(n), "decision"), countNoun(int64(ngroups), "envelope")),
 		fmt.Sprintf("the worst case picks the interval the expected total picks in %d of %d decisions; the tail at risk level %s in %d", sameWorst, n, alpha, sameTail),
 		fmt.Sprintf("picked most often: by expected total %s, by worst case %s, by the tail %s", picks[0], picks[1], picks[2]),
 	}
@@ -187,7 +188,7 @@ func workersLine(ds []*decision) (string, bool) {
 		} else if len(parts) > maxWorkersShown && i > maxWorkersShown-1 {
 			break
 		}
-		each = append(each, fmt.Sprintf("%d at %s", pr.Costs[d.best].BusiestWorst, count(pr.Partitioning.Workers, "worker")))
+		each = append(each, fmt.Sprintf("%d at %s", pr.Costs[d.best].BusiestWorst, countNoun(int64(pr.Partitioning.Workers), "worker")))
 	}
 	return fmt.Sprintf("the busiest worker recovers at most %s (interval %s, by %s, over every failure)",
 		strings.Join(each, ", "), d.sr.Intervals[d.best], parts[0].Key), true
@@ -238,18 +239,12 @@ func decisionLine(d *decision, alpha float64) string {
 func total(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // decimal writes a breakpoint with four decimals, or as a whole number.
-func decimal(r interface{ IsInt() bool }) string {
-	type ratFloat interface{ Float64() (float64, bool) }
-	f, _ := r.(ratFloat).Float64()
+func decimal(r *big.Rat) string {
+	f, _ := r.Float64()
 	if r.IsInt() {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(f, 'f', 4, 64)
-}
-
-// count writes n and a noun, experiment.Plural unless n is 1.
-func count(n int, noun string) string {
-	return strconv.Itoa(n) + " " + experiment.Plural(n, noun, noun+"s")
 }
 
 // tally counts how often each interval is picked, in order of first pick.

@@ -165,10 +165,11 @@ func workbookBytes(e *experiment.Experiment) int64 {
 		return experiment.AddSat(xlsxPackBytes, min(xml, pieces))
 	}
 	// Decisions and breakeven have no more rows than the grid.
-	n := experiment.AddSat(int64(xlsxBytes), table(e.GridRows(), len(results.GridColumns)))
+	grid := e.GridRows()
+	n := experiment.AddSat(int64(xlsxBytes), table(grid, len(results.GridColumns)))
 	n = experiment.AddSat(n, table(e.FailureRows(), len(results.FailureColumns)))
-	n = experiment.AddSat(n, table(e.GridRows(), len(results.DecisionColumns)))
-	n = experiment.AddSat(n, table(e.GridRows(), len(results.BreakevenColumns)))
+	n = experiment.AddSat(n, table(grid, len(results.DecisionColumns)))
+	n = experiment.AddSat(n, table(grid, len(results.BreakevenColumns)))
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for _, g := range e.Grids() {

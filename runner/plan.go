@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -85,13 +84,22 @@ func writeCases(line func(key, value string), e *experiment.Experiment) {
 			what = "the file's axes"
 		}
 		sz := e.GridSizes(&g)
-		line(cmp.Or(map[bool]string{true: "cases"}[i == 0], ""), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
+		line(firstOnly(i, "cases"), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
 			i, what, countNoun(sz.Sources, "source"), CountText(sz.GridRows), CountText(sz.FailureRows)))
 	}
 	for i, x := range e.Exclude {
-		line(cmp.Or(map[bool]string{true: "exclude"}[i == 0], ""),
+		line(firstOnly(i, "exclude"),
 			fmt.Sprintf("[%d] %s", i, x.Describe(planValues, experiment.ShortFloat)))
 	}
+}
+
+// firstOnly returns key for the first of a list's lines (i is 0), and ""
+// for the others, which go on below it.
+func firstOnly(i int, key string) string {
+	if i > 0 {
+		return ""
+	}
+	return key
 }
 
 // countNoun writes a count and its noun.

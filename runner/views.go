@@ -32,18 +32,14 @@ func (r *Result) Views() []results.View {
 			}
 			t := fmt.Sprintf("%s, state rows %d", title, stateRows)
 			cost.Blocks = append(cost.Blocks, costBlock(t, pick(sr.Parts[0].Costs, left), stateRows))
-			prob.Blocks = append(prob.Blocks, r.probabilityBlock(t, sr, stateRows))
+			prob.Blocks = append(prob.Blocks, r.probabilityBlock(t, sr, stateRows, left))
 		}
 		for _, pr := range sr.Parts {
 			left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
 			if none(left) {
 				continue
 			}
-			workers := "workers"
-			if pr.Partitioning.Workers == 1 {
-				workers = "worker"
-			}
-			t := fmt.Sprintf("%s, partitioned by %s over %d %s", title, pr.Key, pr.Partitioning.Workers, workers)
+			t := fmt.Sprintf("%s, partitioned by %s over %s", title, pr.Key, countNoun(int64(pr.Partitioning.Workers), "worker"))
 			part.Blocks = append(part.Blocks, partitionBlock(t, pick(pr.Costs, left)))
 		}
 	}
@@ -112,12 +108,11 @@ func costBlock(title string, costs []model.Cost, stateRows int) results.Block {
 }
 
 // probabilityBlock shows, for each probability with a point left, the
-// expected total of every interval with a point left at the state rows,
-// and the best among those left at the probability.
-func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int) results.Block {
+// expected total of every interval shown (those with a point left at the
+// state rows), and the best among those left at the probability.
+func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int, shown []bool) results.Block {
 	all := sr.Parts[0].Costs
 	one := []int{stateRows}
-	shown := r.anyLeft(sr, nil, one, nil)
 	b := results.Block{Title: title, Columns: []results.Column{{Name: "failure probability", Kind: results.Float, Decimals: -1}}}
 	for i, c := range all {
 		if shown[i] {

@@ -200,9 +200,9 @@ func anyShared[T comparable](a, b []T) bool {
 	return ok
 }
 
-// An axis of more than LongAxis values is long: messages, and the plan of
-// a run, show its first ShownOfLong values, an ellipsis and the last one.
-// Exported so that the plan shortens an axis as the messages do.
+// An axis of more than LongAxis values is long: messages show its first
+// ShownOfLong values and an ellipsis, and the plan of a run the last one
+// too. Exported so that the plan shortens an axis as the messages do.
 const (
 	LongAxis    = 8
 	ShownOfLong = 3

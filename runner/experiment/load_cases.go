@@ -229,7 +229,6 @@ func (c *checker) casePeriods(it *mapItem, v *parsed, ff fileFrame) {
 	}
 }
 
-// caseGrid returns the grid of a case: the case's values over the file's.
 // stateRowsTwice is the message for a state_rows list whose word
 // subscribers comes to a number it lists too.
 const stateRowsTwice = "subscribers is %d for subscribers %d, which the list holds too " +
@@ -250,6 +249,7 @@ func (g *Grid) stateRowsTwice() (n int, twice bool) {
 	return 0, false
 }
 
+// caseGrid returns the grid of a case: the case's values over the file's.
 func caseGrid(e *Experiment, it *mapItem, lines bool) Grid {
 	g := e.fileGrid()
 	g.Keys = slices.Clone(it.keys)
