@@ -57,7 +57,7 @@ func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
 	}
-	return flock(ctx, f, syscall.LOCK_EX)
+	return flock(ctx, f, syscall.LOCK_EX, filepath.Join(dir, name))
 }
 
 // lockWaitKey is the context key of OnLockWait's function.
@@ -81,14 +81,15 @@ func readLock(ctx context.Context, dir, name string) (unlock func(), err error) 
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
 	}
-	return flock(ctx, f, syscall.LOCK_SH)
+	return flock(ctx, f, syscall.LOCK_SH, filepath.Join(dir, name))
 }
 
 func lockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
 
-// flock locks f, polling so that it can give up when ctx is done; it
-// closes f on failure, and the returned unlock closes it.
-func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
+// flock locks f, the lock file of folder, polling so that it can give up
+// when ctx is done; it closes f on failure, and the returned unlock closes
+// it.
+func flock(ctx context.Context, f *os.File, how int, folder string) (unlock func(), err error) {
 	for told := false; ; told = true {
 		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
@@ -99,8 +100,7 @@ func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) 
 			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", f.Name(), err)
 		}
 		if wait, ok := ctx.Value(lockWaitKey{}).(func(string)); ok && !told {
-			dir, base := filepath.Split(f.Name())
-			wait(filepath.Join(dir, strings.TrimSuffix(strings.TrimPrefix(base, "."), ".lock")))
+			wait(folder)
 		}
 		select {
 		case <-ctx.Done():

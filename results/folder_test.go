@@ -97,11 +97,11 @@ func TestWriteCleansUpAKilledRun(t *testing.T) {
 	}
 }
 
-// TestWriteWaitsForTheLock holds the folder's lock: a write waits for it
-// and gives up when its context is done, leaving the folder as it was.
-func TestWriteWaitsForTheLock(t *testing.T) {
-	set := lessonSet(t)
-	out := t.TempDir()
+// lockedLesson writes the lesson's set as CSV into a new folder and takes
+// the folder's lock, as a write in progress holds it.
+func lockedLesson(t *testing.T) (set results.Set, out string, unlock func()) {
+	t.Helper()
+	set, out = lessonSet(t), t.TempDir()
 	if err := set.Write(out, []string{"csv"}); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +109,13 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return set, out, unlock
+}
+
+// TestWriteWaitsForTheLock holds the folder's lock: a write waits for it
+// and gives up when its context is done, leaving the folder as it was.
+func TestWriteWaitsForTheLock(t *testing.T) {
+	set, out, unlock := lockedLesson(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() { done <- set.WriteContext(ctx, out, []string{"md"}) }()
@@ -141,15 +148,7 @@ func TestWriteRefusesAnEmptyFolderName(t *testing.T) {
 // TestCheckWaitsForAWrite holds the folder's write lock: a check waits for
 // it rather than read a folder being swapped, and gives up with its context.
 func TestCheckWaitsForAWrite(t *testing.T) {
-	set := lessonSet(t)
-	out := t.TempDir()
-	if err := set.Write(out, []string{"csv"}); err != nil {
-		t.Fatal(err)
-	}
-	unlock, err := results.LockFolder(context.Background(), out, set.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, out, unlock := lockedLesson(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := set.Check(ctx, out, []string{"csv"}); !errors.Is(err, context.Canceled) {

@@ -46,10 +46,8 @@ func (b *workbook) writeExperiment(s Set) error {
 	if err != nil {
 		return err
 	}
-	for i := len(widths); i >= 1; i-- {
-		if err := sw.SetColWidth(i, i, widths[i-1]); err != nil {
-			return err
-		}
+	if err := setColWidths(sw, widths); err != nil {
+		return err
 	}
 	header, err := b.style(headerStyle, -1)
 	if err != nil {

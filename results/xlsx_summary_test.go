@@ -13,13 +13,7 @@ import (
 
 // tableOf returns a table of the given rows.
 func tableOf(name string, cols []results.Column, rows [][]results.Value) results.Table {
-	return results.Table{Name: name, Columns: cols, Rows: func(yield func([]results.Value) bool) {
-		for _, r := range rows {
-			if !yield(r) {
-				return
-			}
-		}
-	}}
+	return results.Block{Columns: cols, Rows: rows}.Table(name)
 }
 
 // decidedSet returns the lesson's set with decision tables, break-even
@@ -134,7 +128,7 @@ func TestXLSXSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := "B" + itoa(top+2) + ":C" + itoa(top+5)
+	ref := "B" + strconv.Itoa(top+2) + ":C" + strconv.Itoa(top+5)
 	var types []string
 	for _, r := range formats[ref] {
 		types = append(types, r.Type)
@@ -143,5 +137,3 @@ func TestXLSXSummary(t *testing.T) {
 		t.Errorf("the decision map %s has conditional formats %v, want a colour scale; all: %+v", ref, types, formats)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -217,11 +217,15 @@ func viewWidths(blocks []Block) []float64 {
 	return widths
 }
 
-// setWidths sets the columns' widths, from the last column, so that
-// excelize writes <cols> in the ascending order Excel requires.
-func (vs viewSheet) setWidths(widths []float64) error {
+// setWidths sets the columns' widths (see setColWidths).
+func (vs viewSheet) setWidths(widths []float64) error { return setColWidths(vs.sw, widths) }
+
+// setColWidths sets the widths of a stream-written sheet's columns, from
+// the last column, so that excelize writes <cols> in the ascending order
+// Excel requires.
+func setColWidths(sw *excelize.StreamWriter, widths []float64) error {
 	for i, w := range slices.Backward(widths) {
-		if err := vs.sw.SetColWidth(i+1, i+1, w); err != nil {
+		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
 		}
 	}
