@@ -228,14 +228,15 @@ func (c *checker) shadow(it *mapItem, overrides map[string]string) {
 }
 
 // caseOverrides returns the axis keys whose winning value is an override
-// of a layer at least as high as that of the cases, each with the name of
-// the override: those values replace the cases' own.
+// of a layer above that of the cases, each with the name of the override:
+// those values replace the cases' own. Within one layer a case's value is
+// the more specific and wins, as it does in the file.
 func caseOverrides(win map[string]*setting) map[string]string {
 	out := map[string]string{}
 	cases := layerRank(win["cases"])
 	for _, key := range axisKeys {
 		s := win[key]
-		if r := layerRank(s); r > 0 && r >= cases {
+		if r := layerRank(s); r > cases {
 			out[key] = s.Place.overrideName()
 		}
 	}
