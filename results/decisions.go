@@ -6,7 +6,7 @@ package results
 // number of periods, as grid.csv's interval column does; young_interval and
 // daly_interval are continuous estimates in periods, or "none".
 var DecisionColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},
@@ -14,13 +14,13 @@ var DecisionColumns = []Column{
 	{Name: "best_interval", Kind: Text},
 	{Name: "best_expected_total", Kind: Float, Decimals: 1},
 	{Name: "worst_case_interval", Kind: Text},
-	{Name: "worst_case_total", Kind: Int},
+	{Name: "worst_case_total", Kind: Int, Quantity: Total},
 	{Name: "tail_interval", Kind: Text},
 	{Name: "tail_total", Kind: Float, Decimals: 1},
 	{Name: "optimal_interval", Kind: Text},
 	{Name: "optimal_expected_total", Kind: Float, Decimals: 1},
-	{Name: "young_interval", Kind: Text},
-	{Name: "daly_interval", Kind: Text},
+	{Name: "young_interval", Kind: Text, Quantity: Estimate},
+	{Name: "daly_interval", Kind: Text, Quantity: Estimate},
 }
 
 // BreakevenColumns are the columns of breakeven.csv (SPEC §6): for each
@@ -29,7 +29,7 @@ var DecisionColumns = []Column{
 // probability. The fractions are exact, in lowest terms ("11/18"); the
 // probabilities are the nearest float64.
 var BreakevenColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},
