@@ -27,7 +27,7 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err := checkOut(cmd, out); err != nil {
 				return err
 			}
-			exps, err := loadExperiments(files, sets, stderr)
+			exps, err := loadExperiments("plan", files, sets, stderr)
 			if err != nil {
 				return err
 			}
