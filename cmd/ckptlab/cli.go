@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -183,6 +184,41 @@ func (f *formatsFlag) Set(s string) error {
 func addFormatFlag(cmd *cobra.Command, f *formatsFlag) {
 	f.list, _ = parseFormats(defaultFormats)
 	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md")
+}
+
+// limitFlags are the flags of the limits a run is checked against before
+// any work, which plan checks too.
+type limitFlags struct {
+	jobs      int
+	maxPoints int64
+	maxMemory int64 // MiB
+}
+
+// addLimitFlags adds -j, --max-points and --max-memory; refuse says what
+// passing a limit does ("refuse a run").
+func addLimitFlags(cmd *cobra.Command, f *limitFlags, refuse string) {
+	fl := cmd.Flags()
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
+	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, refuse+" any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
+	fl.Int64Var(&f.maxMemory, "max-memory", 4096, refuse+" that would hold more than `MiB` mebibytes of counts and views")
+}
+
+// check refuses limits that are no numbers of their kind.
+func (f *limitFlags) check(cmd *cobra.Command) error {
+	switch {
+	case f.maxPoints < 1:
+		return usagef(cmd, "--max-points %d is not a number of rows (want >= 1)", f.maxPoints)
+	case f.maxMemory < 1:
+		return usagef(cmd, "--max-memory %d is not a number of mebibytes (want >= 1)", f.maxMemory)
+	case f.jobs < 0:
+		return usagef(cmd, "-j %d is not a number of jobs (want >= 1, or 0 for one per core)", f.jobs)
+	}
+	return nil
+}
+
+// limits returns the limits of a run in the given formats.
+func (f *limitFlags) limits(formats []string) runner.Limits {
+	return runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Views: results.ShowsViews(formats)}
 }
 
 // addOutFlag adds -o/--out.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,7 +72,11 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 		data, err = files.ReadFile(path)
 	}
 	if err != nil {
-		return nil, ErrorList{{File: name, Msg: err.Error()}}
+		msg := err.Error()
+		if errors.Is(err, fs.ErrNotExist) {
+			msg += setHint(path)
+		}
+		return nil, ErrorList{{File: name, Msg: msg}}
 	}
 	return loadBytes(files, name, data, o)
 }
@@ -80,6 +85,29 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 func baseError(path string) ErrorList {
 	return ErrorList{{File: path, Line: 1, Col: 1,
 		Msg: "is a base: it has no name (want a name: line in it to run it, or run a file that extends it)"}}
+}
+
+// identifier matches a word that could be meant as a key.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// setHint returns, for a missing file whose name reads as key=value with a
+// key of the experiment file, a hint that an override is written
+// --set key=value; "" for any other name.
+func setHint(path string) string {
+	key, _, ok := strings.Cut(path, "=")
+	if !ok || strings.ContainsAny(key, `/\`) {
+		return ""
+	}
+	if d := keyNamed(key); d != nil {
+		return " (to override " + d.Name + ", write --set " + path + ")"
+	}
+	if d := nearestKey(key); d != nil {
+		return " (to override a key, write --set key=value; did you mean --set " + d.Name + "=…?)"
+	}
+	if identifier.MatchString(key) {
+		return " (to override a key, write --set key=value)"
+	}
+	return ""
 }
 
 // readInput reads an experiment file, or standard input for "-", within
@@ -193,6 +221,30 @@ func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment,
 		return nil, append(l.errs, flowHints(o.Sets, l.errs)...)
 	}
 	return e, nil
+}
+
+// givenFile is a file of the command line: its path and, where it could
+// be read, what the file system says of it.
+type givenFile struct {
+	path string
+	fi   fs.FileInfo
+}
+
+// sameFile reports whether path names a file given before (the same path
+// cleaned, or the same file by another path or link), and returns the path
+// it was first given as; otherwise it records path.
+func sameFile(given *[]givenFile, path string) (first string, twice bool) {
+	if path == StdinPath {
+		return "", false
+	}
+	fi, _ := os.Stat(path)
+	for _, g := range *given {
+		if filepath.Clean(g.path) == filepath.Clean(path) || fi != nil && g.fi != nil && os.SameFile(fi, g.fi) {
+			return g.path, true
+		}
+	}
+	*given = append(*given, givenFile{path, fi})
+	return "", false
 }
 
 // flowColon finds a colon with no space after it in a flow mapping, as in

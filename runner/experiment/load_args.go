@@ -42,6 +42,7 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 	said := map[string]bool{} // override errors, which every file repeats
 	names := map[string]string{}
 	stdin := 0
+	var given []givenFile
 	for _, arg := range args {
 		paths, inFolder, err := expandArg(files, arg)
 		if err != nil {
@@ -54,6 +55,14 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 					all = append(all, &Error{File: StdinName, Msg: "- is given twice (want standard input once)"})
 					continue
 				}
+			}
+			if first, twice := sameFile(&given, path); twice {
+				msg := "given twice on the command line (want each file once)"
+				if first != path {
+					msg = "the file " + first + " is, given twice on the command line (want each file once)"
+				}
+				all = append(all, &Error{File: path, Msg: msg})
+				continue
 			}
 			e, err := loadFrom(files, path, o)
 			var list ErrorList

@@ -169,6 +169,14 @@ func OrList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
+// andList joins words as "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // keyNames lists the names of every key, for messages about unknown keys.
 func keyNames() []string {
 	out := make([]string, len(keyTable))

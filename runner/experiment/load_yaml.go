@@ -34,6 +34,15 @@ func (p place) errorAt(n *yaml.Node, suffix, format string, args ...any) *Error 
 	return e
 }
 
+// overrideName names the override a place is: "--set workers" or
+// "CKPTLAB_WORKERS".
+func (p place) overrideName() string {
+	if p.File == OriginSet {
+		return OriginSet + " " + p.Name
+	}
+	return p.Name
+}
+
 // valueAt names one value: its node and its path below the key.
 type valueAt struct {
 	Node   *yaml.Node
