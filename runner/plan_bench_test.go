@@ -47,7 +47,7 @@ func BenchmarkPlanLarge(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx"}); err != nil {
+					if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx"}, Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Views: true}); err != nil {
 						b.Fatal(err)
 					}
 					_ = Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Views: true}.Exceeded(e)
@@ -81,7 +81,7 @@ func TestLargeFilesAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		if err := WritePlan(&b, e, "out", []string{"csv", "xlsx"}); err != nil {
+		if err := WritePlan(&b, e, "out", []string{"csv", "xlsx"}, Limits{}); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.GridRows(); got != rows {
