@@ -52,7 +52,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
 	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
 	if _, err := os.Lstat(run.Path); err == nil {
-		f, err := ReadShardFile(run.Path)
+		f, err := ReadShardFile(run.Path, maxShardBytes(srcs, parts))
 		if err == nil {
 			err = checkShard(e, f, hash, srcs, parts)
 		}
@@ -190,6 +190,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	}
 	m := merger{e: e, hash: Hash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
+	m.limit = maxShardBytes(m.srcs, m.parts)
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
 		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
@@ -221,6 +222,7 @@ type merger struct {
 	hash     string
 	srcs     []model.Source
 	parts    []model.Partitioning
+	limit    int64          // the largest shard file of the experiment
 	tallies  []*model.Tally // per source, summed so far
 	problems []error
 	bad      map[string]bool  // names of the files refused
@@ -231,7 +233,7 @@ type merger struct {
 // add reads one file and adds its tallies, or records why it cannot.
 func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
-	f, err := ReadShardFile(path)
+	f, err := ReadShardFile(path, m.limit)
 	if err == nil {
 		if err = checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
