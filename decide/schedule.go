@@ -91,8 +91,11 @@ func (s *Schedules) segment(a, b int) int64 {
 //
 // A dynamic program from the last point back: best[a] is the best rest of
 // a schedule with a checkpoint at a, which chooses its next point b (or
-// none), so it takes O(P²) steps, each of a few float operations; a
-// comparison the floats cannot settle is made in exact arithmetic.
+// none), so it takes O(P²) steps at most, each of a few float operations;
+// a comparison the floats cannot settle is made in exact arithmetic. The
+// next points tried stop where one checkpoint and the rows up to the point
+// alone cost more than the best found, so a schedule whose checkpoints are
+// g periods apart takes about O(P·g).
 func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 	P := s.periods
 	cmp := newComparer(p, stateRows, s.weight[P])
@@ -112,15 +115,16 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 		// segment(a, b) inlined: the failures in [a, b) recompute from a.
 		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
 		for b := max(a+1, 1); b < P; b++ {
-			cp := 1 + points[b+1]
-			cr := s.rows[b] - rowsLo - base*(s.weight[b]-weightLo) + rows[b+1]
-			// cmp.compare(cp, cr, bp, br) with its common case inlined
-			x, y := float64(cp-bp)*cmp.state, p*float64(cr-br)
-			d := x + y
-			if math.Abs(d) <= 1e-9*(math.Abs(x)+math.Abs(y)) {
-				d = float64(cmp.compare(cp, cr, bp, br))
+			seg := s.rows[b] - rowsLo - base*(s.weight[b]-weightLo)
+			// A next point at b or later costs at least one checkpoint and
+			// seg, which grows with b: once that is above the best, so is
+			// every later b (at equal cost a later b could still win by
+			// fewer checkpoints, so only a strict excess stops).
+			if cmp.compare(bp, br, 1, seg) < 0 {
+				break
 			}
-			if d < 0 || (d == 0 && cp < bp) {
+			cp, cr := 1+points[b+1], seg+rows[b+1]
+			if v := cmp.compare(cp, cr, bp, br); v < 0 || (v == 0 && cp < bp) {
 				bp, br, bn = cp, cr, b
 			}
 		}
@@ -161,19 +165,25 @@ func newComparer(p float64, stateRows, weight int64) comparer {
 // math.FMA gives each product's rounding error, and a sum of two exact
 // terms rounds to zero only when it is zero. Otherwise math/big decides.
 func (c comparer) compare(c1 int, r1 int64, c2 int, r2 int64) int {
-	dc, dr := c1-c2, r1-r2
+	x, y := float64(c1-c2)*c.state, c.p*float64(r1-r2)
+	if d := x + y; d > 1e-9*(math.Abs(x)+math.Abs(y)) {
+		return 1
+	} else if -d > 1e-9*(math.Abs(x)+math.Abs(y)) {
+		return -1
+	}
+	return c.near(c1-c2, r1-r2, x, y)
+}
+
+// near is compare's sign where the float sum is near zero.
+func (c comparer) near(dc int, dr int64, x, y float64) int {
 	if dc == 0 && dr == 0 {
 		return 0
 	}
 	fc, fr := float64(dc), float64(dr)
-	x, y := fc*c.state, c.p*fr
-	d := x + y
-	if math.Abs(d) <= 1e-9*(math.Abs(x)+math.Abs(y)) {
-		if !c.exact || int64(fr) != dr || math.FMA(fc, c.state, -x) != 0 || math.FMA(c.p, fr, -y) != 0 {
-			return c.exactSign(dc, dr)
-		}
+	if !c.exact || int64(fr) != dr || math.FMA(fc, c.state, -x) != 0 || math.FMA(c.p, fr, -y) != 0 {
+		return c.exactSign(dc, dr)
 	}
-	switch {
+	switch d := x + y; {
 	case d < 0:
 		return -1
 	case d > 0:
