@@ -114,18 +114,36 @@ func checkCases(e *Experiment, items []*mapItem, pl place) ErrorList {
 				other += " (line " + strconv.Itoa(e.Cases[i].Line) + ")"
 			}
 			it := items[j]
+			by := shadowedBy(items[i], it)
 			if point {
 				errs = append(errs, pl.errorAt(it.node, it.suffix(),
-					"shares the grid point %s with %s (want each point in one case)", p, other))
+					"shares the grid point %s with %s%s (want each point in one case)", p, other, by))
 			} else {
 				errs = append(errs, pl.errorAt(it.node, it.suffix(),
-					"shares the decision %s with %s, which gives it other intervals (want the same intervals for a source, state rows and probability in every case, whatever the partitioning, so that best and decisions.csv compare them all)",
-					p.decisionRow(), other))
+					"shares the decision %s with %s%s, which gives it other intervals (want the same intervals for a source, state rows and probability in every case, whatever the partitioning, so that best and decisions.csv compare them all)",
+					p.decisionRow(), other, by))
 			}
 			break
 		}
 	}
 	return errs
+}
+
+// shadowedBy says which overrides made two cases collide by replacing
+// values they set (", once --set subscribers replaces the values the cases
+// set, …"), or "" when no override replaced a value of either.
+func shadowedBy(a, b *mapItem) string {
+	var by []string
+	for _, o := range append(slices.Clone(a.shadowed), b.shadowed...) {
+		if !slices.Contains(by, o) {
+			by = append(by, o)
+		}
+	}
+	if len(by) == 0 {
+		return ""
+	}
+	return ", once " + andList(by) + " " + Plural(len(by), "replaces", "replace") +
+		" the values the cases set, as the command line does in every case"
 }
 
 // checkExclude reports every exclude entry that matches no point of the
