@@ -244,14 +244,25 @@ func checkOut(cmd *cobra.Command, out string) error {
 	return nil
 }
 
-// loadExperiments reads the experiment files with the environment's and
-// sets' overrides. On an error it prints every error of every file and
-// returns exit code 2 as the error.
-func loadExperiments(files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
-	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+// loadExperiments reads the experiment files, and the files of the
+// folders among them, with the environment's and sets' overrides, for a
+// command that runs them: it names on stderr each base of a folder it
+// skips. On an error it prints every error of every file and returns exit
+// code 2 as the error.
+func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
+	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
+	for _, path := range b.Bases {
+		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, path)
+	}
+	return b.Experiments, err
+}
+
+// loadBatch is loadExperiments for either treatment of bases.
+func loadBatch(files, sets []string, bases experiment.Bases, stderr io.Writer) (experiment.Batch, error) {
+	b, err := experiment.LoadArgs(experiment.Disk, files, experiment.OverridesFromEnv(sets), bases)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, exitCode(exitBadUser)
+		return b, exitCode(exitBadUser)
 	}
-	return exps, nil
+	return b, nil
 }

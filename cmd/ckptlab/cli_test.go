@@ -112,6 +112,8 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
 	os.Truncate(big, experiment.MaxFileBytes+1)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
 	for _, tt := range []struct {
 		args  []string
 		stdin string
@@ -121,7 +123,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 		{[]string{"validate", "/dev/zero"}, "", "is not a regular file but a device"},
 		{[]string{"run", big}, "", "the file is larger than 4 MiB"},
 		{[]string{"validate", "-"}, "/dev/zero", "<stdin>: standard input is larger than 4 MiB"},
-		{[]string{"validate", dir}, "", "is a folder, not an experiment file"},
+		{[]string{"validate", empty}, "", "is a folder without *.yaml or *.yml files"},
 	} {
 		cmd := helper(t, tt.args...)
 		if tt.stdin != "" {
