@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,9 +43,18 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 
 // Main runs ckptlab with the given arguments (without the program name) and
 // returns the process exit code. Tests call it in-process.
-func Main(args []string, stdout, stderr io.Writer) int {
+//
+// A panic is a bug of ckptlab, never bad input: Main says so and returns 1,
+// not the 2 of bad input that Go gives a panic that ends the process.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "ckptlab: internal error: %v (a bug of ckptlab, not of the input; please report it with the command line)\n%s", p, debug.Stack())
+			code = exitFailed
+		}
+	}()
 	out := &resultWriter{w: stdout}
-	code := execute(args, out, stderr)
+	code = execute(args, out, stderr)
 	if out.err != nil && code == exitOK {
 		fmt.Fprintf(stderr, "ckptlab: cannot write to standard output: %v; the results printed there are lost (the files written are complete)\n", out.err)
 		return exitFailed
@@ -234,14 +244,25 @@ func checkOut(cmd *cobra.Command, out string) error {
 	return nil
 }
 
-// loadExperiments reads the experiment files with the environment's and
-// sets' overrides. On an error it prints every error of every file and
-// returns exit code 2 as the error.
-func loadExperiments(files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
-	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+// loadExperiments reads the experiment files, and the files of the
+// folders among them, with the environment's and sets' overrides, for a
+// command that runs them: it names on stderr each base of a folder it
+// skips. On an error it prints every error of every file and returns exit
+// code 2 as the error.
+func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
+	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
+	for _, path := range b.Bases {
+		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, path)
+	}
+	return b.Experiments, err
+}
+
+// loadBatch is loadExperiments for either treatment of bases.
+func loadBatch(files, sets []string, bases experiment.Bases, stderr io.Writer) (experiment.Batch, error) {
+	b, err := experiment.LoadArgs(experiment.Disk, files, experiment.OverridesFromEnv(sets), bases)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, exitCode(exitBadUser)
+		return b, exitCode(exitBadUser)
 	}
-	return exps, nil
+	return b, nil
 }

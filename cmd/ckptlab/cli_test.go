@@ -112,6 +112,8 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
 	os.Truncate(big, experiment.MaxFileBytes+1)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
 	for _, tt := range []struct {
 		args  []string
 		stdin string
@@ -121,7 +123,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 		{[]string{"validate", "/dev/zero"}, "", "is not a regular file but a device"},
 		{[]string{"run", big}, "", "the file is larger than 4 MiB"},
 		{[]string{"validate", "-"}, "/dev/zero", "<stdin>: standard input is larger than 4 MiB"},
-		{[]string{"validate", dir}, "", "is a folder, not an experiment file"},
+		{[]string{"validate", empty}, "", "is a folder without *.yaml or *.yml files"},
 	} {
 		cmd := helper(t, tt.args...)
 		if tt.stdin != "" {
@@ -160,3 +162,18 @@ func TestLostStdout(t *testing.T) {
 		t.Errorf("run with a failing stdout = %d, stderr %q; want %d and the reason", code, stderr.String(), exitFailed)
 	}
 }
+
+// TestPanicIsNotBadInput checks that a panic, a bug of ckptlab, exits 1
+// with a message that says so, never 2, the code of bad input.
+func TestPanicIsNotBadInput(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := Main([]string{"plan", lessonFile}, panicWriter{}, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "ckptlab: internal error: a test panic (a bug of ckptlab, not of the input") {
+		t.Errorf("Main exited %d, stderr %q, stdout %q", code, stderr.String(), stdout.String())
+	}
+}
+
+// panicWriter panics on its first write.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("a test panic") }

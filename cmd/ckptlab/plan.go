@@ -35,7 +35,7 @@ on a line "refused"; the plan itself succeeded, so it exits 0.`,
 			if err := limits.check(cmd); err != nil {
 				return err
 			}
-			exps, err := loadExperiments(files, sets, stderr)
+			exps, err := loadExperiments("plan", files, sets, stderr)
 			if err != nil {
 				return err
 			}

@@ -79,7 +79,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 
 // run is ckptlab run once its flags are read; it returns the exit code.
 func run(files []string, f runFlags, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files, f.sets, stderr)
+	exps, err := loadExperiments("run", files, f.sets, stderr)
 	if err != nil {
 		return exitBadUser
 	}
