@@ -11,8 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/model"
-	"ckptlab/results"
 )
 
 // ShardFormat is the version of the shard file format. A reader refuses
@@ -233,11 +233,11 @@ func truncate(line []byte) string {
 	return string(line)
 }
 
-// writeShardFile writes f to path atomically (see results.WriteFile): a
+// writeShardFile writes f to path atomically (see atomicfs.WriteFile): a
 // killed shard leaves no file at path, only a hidden temporary file that
 // merge ignores.
 func writeShardFile(path string, f *ShardFile) error {
-	return results.WriteFile(path, func(w *bufio.Writer) error {
+	return atomicfs.WriteFile(path, func(w *bufio.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})
