@@ -2,7 +2,6 @@ package decide
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"ckptlab/model"
@@ -12,7 +11,7 @@ import (
 // grid's expected_total, so that ties between intervals come out as in the
 // lesson and as in the grid.
 func Expected(p float64, sum int64, n int, certain int64) float64 {
-	return model.ExpectedTotal(p, sum, n, certain)
+	return model.ExpectedTotal(p, sum, int64(n), certain)
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,
@@ -80,25 +79,4 @@ func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
 		take(float64(certain), 1-p)
 	}
 	return sum / need
-}
-
-// Young is Young's first-order optimum interval √(2δM), in periods, and
-// Daly his higher-order one: √(2δM)·(1 + √(δ/2M)/3 + (δ/2M)/9) − δ when
-// δ < 2M, else M. r = rows/P is the work of one period, δ = stateRows/r
-// one checkpoint's cost in periods of work, M = n/p the mean periods between
-// failures. ok is false, and no interval is meant, when p = 0 or rows = 0.
-func Young(rows int64, periods int, stateRows int64, n int, p float64) (young, daly float64, ok bool) {
-	if p == 0 || rows == 0 {
-		return 0, 0, false
-	}
-	r := float64(rows) / float64(periods)
-	delta := float64(stateRows) / r
-	m := float64(n) / p
-	young = math.Sqrt(2 * delta * m)
-	if delta >= 2*m {
-		return young, m, true
-	}
-	x := delta / (2 * m)
-	daly = young*(1+math.Sqrt(x)/3+x/9) - delta
-	return young, daly, true
 }

@@ -63,6 +63,11 @@ func WriteMarkdown(w io.Writer, s Set) error {
 					fmt.Fprintf(b, "\n**%s**\n\n", escapeMarkdown(title))
 					continue
 				}
+				// A line indented by two spaces details the line above it.
+				if detail, ok := strings.CutPrefix(line, "  "); ok {
+					fmt.Fprintf(b, "  - %s\n", escapeMarkdown(detail))
+					continue
+				}
 				fmt.Fprintf(b, "- %s\n", escapeMarkdown(line))
 			}
 		}, "the answers")

@@ -19,8 +19,11 @@ import (
 // and failures rows, and the files it would write under outDir in the
 // given formats (csv, xlsx, md), as results.Files names them. A value that
 // is not the file's is followed by where it came from, as experiment.yaml
-// records it: # default, # CKPTLAB_<KEY>, # --set.
-func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string) error {
+// records it: # default, # CKPTLAB_<KEY>, # --set. The memory figure is
+// that of limits.Jobs goroutines; when a run would pass one of the limits,
+// a line "refused" says which and how to run it anyway. A zero Limits
+// checks nothing.
+func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string, limits Limits) error {
 	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
@@ -66,7 +69,13 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	line("sources", CountText(sizes.Sources))
 	line("grid rows", CountText(sizes.GridRows))
 	line("failures rows", CountText(sizes.FailureRows))
-	line("memory", "at most "+MiB(MemoryBytes(e, 0, results.ShowsViews(formats))))
+	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, results.ShowsViews(formats))))
+	if limits.MaxPoints > 0 {
+		limits.Views = results.ShowsViews(formats)
+		if why := limits.Exceeded(e); why != "" {
+			line("refused", "a run would be refused: "+why)
+		}
+	}
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
 		line(key, filepath.Join(outDir, e.Name, name))

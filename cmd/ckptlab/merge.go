@@ -37,7 +37,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if out == "-" {
 				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
 			}
-			exps, err := loadExperiments(files, sets, stderr)
+			exps, err := loadExperiments("merge", files, sets, stderr)
 			if err != nil {
 				return err
 			}

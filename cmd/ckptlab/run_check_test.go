@@ -87,6 +87,27 @@ func TestRunCheck(t *testing.T) {
 			},
 		},
 		{
+			name:    "a missing file and a stray one",
+			formats: "md",
+			spoil: func(t *testing.T, folder string) {
+				os.Remove(filepath.Join(folder, "lesson.md"))
+				os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("x\n"), 0o644)
+			},
+			wantCode: exitFailed,
+			wantOut: []string{
+				filepath.Join("lesson", "lesson.md") + ": missing\n",
+				filepath.Join("lesson", "notes.txt") + ": not a file of any set",
+				"1 of 2 files differ from what the experiments give now; 1 file is of no set\n",
+			},
+		},
+		{
+			name:     "only a stray file",
+			formats:  "csv",
+			spoil:    func(t *testing.T, folder string) { os.WriteFile(filepath.Join(folder, "notes.txt"), nil, 0o644) },
+			wantCode: exitFailed,
+			wantOut:  []string{"all 5 files are as the experiments give them; 1 file is of no set\n"},
+		},
+		{
 			name:     "only the formats asked for",
 			formats:  "csv",
 			spoil:    func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.xlsx")) },

@@ -36,6 +36,7 @@ const (
 	typeInterval                  // none or a whole number within Min..Max
 	typeCases                     // a list of cases, mappings of axis keys (SPEC §7)
 	typeExclude                   // a list of exclude entries (SPEC §7)
+	typePaths                     // paths of files, one or a list (extends)
 )
 
 // keyDef defines one key of an experiment file. The table of keyDefs
@@ -64,8 +65,10 @@ type keyDef struct {
 var keyTable = []*keyDef{
 	{Name: "version", Doc: "Schema version of the file; 1 is the only one so far.",
 		Type: typeInt, Min: 1, Max: 1, Noun: "supported version", Default: 1},
-	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>.",
-		Type: typeName, Required: true, Noun: "name"},
+	{Name: ExtendsKey, Doc: "Bases of the file: the path of an experiment file without name, relative to this file, or a list of them applied in order; the file's own keys replace theirs.",
+		Type: typePaths, Noun: "path"},
+	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>. A file without name is a base, which other files extend.",
+		Type: typeName, Noun: "name"},
 	{Name: "description", Doc: "What the experiment is for, in a sentence.",
 		Type: typeText, Noun: "description", Default: ""},
 	{Name: "seeds", Doc: "Seeds of the generated source: an axis of whole numbers 0..4294967295.",
@@ -151,6 +154,8 @@ func (d *keyDef) want() string {
 		return "a list of mappings of axis keys, such as [{subscribers: 200, periods: 12}]"
 	case typeExclude:
 		return "a list of mappings of axis keys to values, such as [{partition_key: type, workers: 16}]"
+	case typePaths:
+		return "a path relative to this file, or a list of them"
 	}
 	return ""
 }
@@ -162,6 +167,14 @@ func OrList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// andList joins words as "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // keyNames lists the names of every key, for messages about unknown keys.

@@ -49,6 +49,10 @@ func (l *loader) readEnv(env []string) {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestEnv(rest)))
 			continue
 		}
+		if d.Name == ExtendsKey {
+			l.errs = append(l.errs, p.errorAt(nil, "", "%s", fileOnly))
+			continue
+		}
 		layer[d.Name] = l.override(d, p, value).ID
 	}
 	l.load(layer)
@@ -69,6 +73,10 @@ func (l *loader) readSets(sets []string) {
 		d := keyNamed(key)
 		if d == nil {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestKey(key)))
+			continue
+		}
+		if d.Name == ExtendsKey {
+			l.errs = append(l.errs, p.errorAt(nil, "", "%s", fileOnly))
 			continue
 		}
 		layer[d.Name] = l.override(d, p, value).ID
@@ -92,6 +100,10 @@ func (l *loader) override(d *keyDef, p place, value string) *setting {
 	}
 	return l.newSetting(d.Name, p, root)
 }
+
+// fileOnly refuses an override of extends: the bases are part of the
+// file, and an override replaces values, not files.
+const fileOnly = "extends is read from the experiment file only (want extends: in the file, or override the keys themselves)"
 
 // suggestKey says which key an unknown one may have meant, or lists them.
 func suggestKey(name string) string {

@@ -79,10 +79,8 @@ func (l *loader) resolve() *Experiment {
 		}
 	}
 	l.checkDefaults(win, got, fr, e)
-	if _, given, _ := value("name"); !given && !l.noTop {
-		l.errs = append(l.errs, place{File: l.path, Name: "name", Lines: true}.errorAt(l.root, "",
-			"required key is missing (want a name matching %s)", keyNamed("name").want()))
-	}
+	// A file without name is a base: it resolves to an experiment without
+	// one, which only validate accepts.
 	if len(l.errs) > 0 {
 		return nil
 	}
