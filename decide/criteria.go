@@ -11,7 +11,7 @@ import (
 // grid's expected_total, so that ties between intervals come out as in the
 // lesson and as in the grid.
 func Expected(p float64, sum int64, n int, certain int64) float64 {
-	return model.ExpectedTotal(p, sum, n, certain)
+	return model.ExpectedTotal(p, sum, int64(n), certain)
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,

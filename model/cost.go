@@ -63,16 +63,19 @@ func (c Cost) AverageTotal(stateRows int) float64 {
 // ExpectedTotal is probability × sum / n + certain cost (see the function
 // ExpectedTotal).
 func (c Cost) ExpectedTotal(probability float64, stateRows int) float64 {
-	return ExpectedTotal(probability, c.Sum, c.N, c.CertainCost(stateRows))
+	return ExpectedTotal(probability, c.Sum, int64(c.N), c.CertainCost(stateRows))
 }
 
-// ExpectedTotal is p × sum / n + certain, in that order in float64,
+// ExpectedTotal is p × sum / weight + certain, in that order in float64,
 // exactly as the lesson computes it: ties between intervals, and so the
 // best interval, come out as in the lesson. The grid's expected_total and
 // every decision weigh intervals with this one formula, so that a decision
 // and the grid's best agree to the bit.
-func ExpectedTotal(p float64, sum int64, n int, certain int64) float64 {
-	return p*float64(sum)/float64(n) + float64(certain)
+//
+// weight is the failure set's total weight W, its size n when every failure
+// weighs 1, and sum the weighted sum Σ w_f·y_f.
+func ExpectedTotal(p float64, sum, weight, certain int64) float64 {
+	return p*float64(sum)/float64(weight) + float64(certain)
 }
 
 // Best returns the index of the cost with the least expected total, the

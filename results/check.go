@@ -173,7 +173,7 @@ func extraFiles(folder string, files []string) ([]string, error) {
 // folder and compares bytes; when they differ, it names the parts of the
 // archive that do.
 func checkBinary(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	got, d, err := openRegular(path)
+	got, gotInfo, d, err := openRegular(path)
 	if got == nil {
 		return d, err
 	}
@@ -193,6 +193,13 @@ func checkBinary(ctx context.Context, path string, render func(context.Context, 
 	}
 	if same, err := sameContent(want, got); err != nil || same {
 		return nil, err
+	}
+	wantInfo, err := want.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if most := maxWorkbookBytes(wantInfo.Size()); gotInfo.Size() > most {
+		return &Difference{Detail: fmt.Sprintf("%d bytes, far more than the %d of the workbook; not opened", gotInfo.Size(), wantInfo.Size())}, nil
 	}
 	parts, err := workbookDiff(want, got)
 	if err != nil {

@@ -4,7 +4,10 @@ package results
 // seed, subscribers, periods, state_rows and probability, with the interval
 // each criterion picks and its value. Interval columns hold "none" or a
 // number of periods, as grid.csv's interval column does; young_interval and
-// daly_interval are continuous estimates in periods, or "none".
+// daly_interval are continuous estimates in periods, or "none". The
+// schedule columns are the best set of checkpoint points, fixed interval
+// or not: how many, their period labels (space-separated, ascending,
+// empty for none) and its expected total.
 var DecisionColumns = []Column{
 	{Name: "seed", Kind: Int},
 	{Name: "subscribers", Kind: Int},
@@ -21,6 +24,9 @@ var DecisionColumns = []Column{
 	{Name: "optimal_expected_total", Kind: Float, Decimals: 1},
 	{Name: "young_interval", Kind: Text},
 	{Name: "daly_interval", Kind: Text},
+	{Name: "schedule_checkpoints", Kind: Int},
+	{Name: "schedule_points", Kind: Text},
+	{Name: "schedule_expected_total", Kind: Float, Decimals: 1},
 }
 
 // BreakevenColumns are the columns of breakeven.csv (SPEC §6): for each

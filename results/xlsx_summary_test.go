@@ -36,6 +36,7 @@ func decidedSet(t testing.TB) results.Set {
 			decisions = append(decisions, []results.Value{
 				i(20260218), i(200), i(12), i(sr), f(d.p), x(best), f(927.3), x("4"), i(1200),
 				x("4"), f(1200), x("7"), f(763.6), x("3.7"), x("none"),
+				i(2), x("2026-05 2026-09"), f(727.3),
 			})
 		}
 	}

@@ -52,7 +52,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
 	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
 	if _, err := os.Lstat(run.Path); err == nil {
-		f, err := ReadShardFile(run.Path)
+		f, err := ReadShardFile(run.Path, maxShardBytes(srcs, parts))
 		if err == nil {
 			err = checkShard(e, f, hash, srcs, parts)
 		}
@@ -101,6 +101,9 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 // of its part, and a tally of the right shape for each source they touch,
 // in source order.
 func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) error {
+	if f.Tool != Version {
+		return fmt.Errorf("made by ckptlab %.40q, not by this ckptlab %s (make the shards again with one ckptlab)", f.Tool, Version)
+	}
 	if f.Name != e.Name || f.Hash != hash {
 		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
 			f.Name, f.Hash, e.Name, hash)
@@ -115,8 +118,13 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []mode
 		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
 	}
 	for i, t := range f.Tallies {
-		if t.Source != f.Pieces[i].Source || !fits(t.Tally, srcs[t.Source], parts) {
+		p := f.Pieces[i]
+		if t.Source != p.Source || !fits(t.Tally, srcs[t.Source], parts) {
 			return fmt.Errorf("the tally of source %d does not fit the experiment", t.Source)
+		}
+		src := srcs[t.Source]
+		if err := t.Tally.Check(int64(p.Hi-p.Lo), src.Missing, src.Duplicates); err != nil {
+			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, p.Lo+1, p.Hi, err)
 		}
 	}
 	return nil
@@ -182,6 +190,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	}
 	m := merger{e: e, hash: Hash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
+	m.limit = maxShardBytes(m.srcs, m.parts)
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
 		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
@@ -213,6 +222,7 @@ type merger struct {
 	hash     string
 	srcs     []model.Source
 	parts    []model.Partitioning
+	limit    int64          // the largest shard file of the experiment
 	tallies  []*model.Tally // per source, summed so far
 	problems []error
 	bad      map[string]bool  // names of the files refused
@@ -223,7 +233,7 @@ type merger struct {
 // add reads one file and adds its tallies, or records why it cannot.
 func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
-	f, err := ReadShardFile(path)
+	f, err := ReadShardFile(path, m.limit)
 	if err == nil {
 		if err = checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
@@ -247,7 +257,10 @@ func (m *merger) add(folder, name string) {
 		if m.tallies[t.Source] == nil {
 			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
 		}
-		m.tallies[t.Source].Merge(t.Tally)
+		if err := m.tallies[t.Source].Merge(t.Tally); err != nil {
+			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, t.Source, err))
+			return
+		}
 	}
 }
 

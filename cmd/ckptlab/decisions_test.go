@@ -61,6 +61,15 @@ func TestLessonDecisions(t *testing.T) {
 		t.Errorf("best declared expected total at 0.5 = %s, want none's %s", got, lessonfigures.NoneAtHalf)
 	}
 
+	for _, want := range lessonfigures.Schedules[1:] {
+		r := dec.one(t, "probability", lessonfigures.Canon(want[0]))
+		got := []string{want[0], dec.get(t, r, "schedule_checkpoints"), dec.get(t, r, "schedule_points"),
+			dec.decimals(t, r, "schedule_expected_total", 1)}
+		if !slices.Equal(got, want) {
+			t.Errorf("decisions.csv schedule at probability %s: %v, want %v", want[0], got[1:], want[1:])
+		}
+	}
+
 	be := readTable(t, filepath.Join(dir, "breakeven.csv"))
 	got := [][]string{lessonfigures.Breakeven[0]}
 	for _, row := range be.rows {
