@@ -24,7 +24,7 @@ type Tree struct {
 	Root string
 	// Rev is the revision as given; Commit the commit it names.
 	Rev, Commit string
-	entries    map[string]entry // every blob and folder of the tree
+	entries     map[string]entry // every blob and folder of the tree
 }
 
 type entry struct {
