@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,9 +43,18 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 
 // Main runs ckptlab with the given arguments (without the program name) and
 // returns the process exit code. Tests call it in-process.
-func Main(args []string, stdout, stderr io.Writer) int {
+//
+// A panic is a bug of ckptlab, never bad input: Main says so and returns 1,
+// not the 2 of bad input that Go gives a panic that ends the process.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "ckptlab: internal error: %v (a bug of ckptlab, not of the input; please report it with the command line)\n%s", p, debug.Stack())
+			code = exitFailed
+		}
+	}()
 	out := &resultWriter{w: stdout}
-	code := execute(args, out, stderr)
+	code = execute(args, out, stderr)
 	if out.err != nil && code == exitOK {
 		fmt.Fprintf(stderr, "ckptlab: cannot write to standard output: %v; the results printed there are lost (the files written are complete)\n", out.err)
 		return exitFailed

@@ -162,3 +162,18 @@ func TestLostStdout(t *testing.T) {
 		t.Errorf("run with a failing stdout = %d, stderr %q; want %d and the reason", code, stderr.String(), exitFailed)
 	}
 }
+
+// TestPanicIsNotBadInput checks that a panic, a bug of ckptlab, exits 1
+// with a message that says so, never 2, the code of bad input.
+func TestPanicIsNotBadInput(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := Main([]string{"plan", lessonFile}, panicWriter{}, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "ckptlab: internal error: a test panic (a bug of ckptlab, not of the input") {
+		t.Errorf("Main exited %d, stderr %q, stdout %q", code, stderr.String(), stdout.String())
+	}
+}
+
+// panicWriter panics on its first write.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("a test panic") }

@@ -190,7 +190,7 @@ func TestKilledShard(t *testing.T) {
 		cmd.Wait()
 		if _, err := os.Stat(path); err != nil {
 			killedEarly++
-		} else if _, err := runner.ReadShardFile(path); err != nil {
+		} else if _, err := runner.ReadShardFile(path, 1<<30); err != nil {
 			t.Errorf("killed after %v ms: the shard file is there but %v", delay, err)
 		}
 		entries, _ := os.ReadDir(filepath.Dir(path))
