@@ -64,6 +64,9 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	} else {
 		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
 	}
+	if e.FailureWeights != nil {
+		line("failure_weights", e.WeightsText()+" (every other failure 1)")
+	}
 	writeCases(line, e)
 	sizes := e.Sizes()
 	line("sources", CountText(sizes.Sources))
