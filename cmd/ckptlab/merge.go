@@ -41,6 +41,9 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if err != nil {
 				return err
 			}
+			if code := checkFolders("merge", exps, out, stderr); code != exitOK {
+				return exitCode(code)
+			}
 			ctx, stop := commandContext("merge", stderr)
 			defer stop()
 			for _, e := range exps {

@@ -90,6 +90,11 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 			return exitBadUser
 		}
 	}
+	if !f.check && f.out != "-" {
+		if code := checkFolders("run", exps, f.out, stderr); code != exitOK {
+			return code
+		}
+	}
 
 	ctx, stop := commandContext("run", stderr)
 	defer stop()
