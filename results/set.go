@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -115,11 +116,11 @@ func (s Set) Write(dir string, formats []string) error {
 
 // WriteContext writes the set in the given formats into dir/<name>/,
 // together with experiment.yaml, as one consistent set (SPEC §9; see
-// folder.go): every file is written into a staging folder beside
+// internal/atomicfs/folder.go): every file is written into a staging folder beside
 // dir/<name>/, and only when all of them are complete is that folder swapped
 // in for dir/<name>/ in one step. Files of the previous set go with it,
 // whatever their format; dir/<name>/shards/ stays. The write holds the
-// folder's lock (LockFolder) throughout, so concurrent writes of one set
+// folder's lock (atomicfs.LockFolder) throughout, so concurrent writes of one set
 // name wait for each other; under the lock it removes what writes killed
 // earlier left. A write that fails or is cancelled through ctx leaves the
 // previous set as it was and removes its staging folder.
@@ -134,19 +135,16 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := LockFolder(ctx, dir, s.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, s.Name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := cleanStaging(dir, s.Name); err != nil {
-		return err
-	}
-	stage, err := temps.mkdirTemp(dir, stagingPattern(s.Name))
+	stage, err := atomicfs.MkdirStaging(dir, s.Name)
 	if err != nil {
 		return err
 	}
-	defer temps.remove(stage) // after the swap, the previous set
+	defer atomicfs.Remove(stage) // after the swap, the previous set
 	for i := 0; i < len(files); {
 		j := i + 1
 		for files[i].alongside && j < len(files) && files[j].alongside {
@@ -160,13 +158,13 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return err
 	}
-	if err := syncDir(stage); err != nil {
+	if err := atomicfs.SyncDir(stage); err != nil {
 		return err
 	}
-	if err := temps.locked(func() error { return swapIn(stage, filepath.Join(dir, s.Name)) }); err != nil {
+	if err := atomicfs.SwapIn(stage, filepath.Join(dir, s.Name)); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return atomicfs.SyncDir(dir)
 }
 
 // writeStagedAlongside writes files of a set into the staging folder at
@@ -211,7 +209,7 @@ func writeStaged(ctx context.Context, stage string, f setFile) error {
 		return err
 	}
 	defer file.Close()
-	bw := bufio.NewWriterSize(&writebackFile{f: file}, 1<<16)
+	bw := bufio.NewWriterSize(atomicfs.NewWriteback(file), 1<<16)
 	if err := f.render(ctx, bw, stage); err != nil {
 		return err
 	}

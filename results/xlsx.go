@@ -2,6 +2,7 @@ package results
 
 import (
 	"archive/zip"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"fmt"
 	"io"
@@ -68,11 +69,11 @@ type xlsxWriter struct {
 // write builds the workbook, has excelize save it as a zip archive in the
 // scratch folder, and copies that archive to w in normalized form.
 func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
-	dir, err := temps.mkdirTemp(x.scratch, ".ckptlab-xlsx-*")
+	dir, err := atomicfs.MkdirTemp(x.scratch, ".ckptlab-xlsx-*")
 	if err != nil {
 		return err
 	}
-	defer temps.remove(dir)
+	defer atomicfs.Remove(dir)
 	f := excelize.NewFile(excelize.Options{TmpDir: dir})
 	defer f.Close()
 

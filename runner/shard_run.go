@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -18,7 +19,7 @@ import (
 // ShardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
 func ShardsDir(dir string, e *experiment.Experiment) string {
-	return filepath.Join(dir, e.Name, results.ShardsDir)
+	return filepath.Join(dir, e.Name, atomicfs.ShardsDir)
 }
 
 // Hash returns the hash of the resolved experiment that shard files carry:
@@ -85,7 +86,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return run, err
 	}
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return run, err
 	}
@@ -167,7 +168,7 @@ func (m *MissingShardsError) Error() string {
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers. It waits for the output folder's
-// lock (results.LockFolder), which ctx may end.
+// lock (atomicfs.LockFolder), which ctx may end.
 func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
@@ -176,7 +177,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	}
 	// Read under the output folder's lock: no shard is renamed in, and no
 	// set swapped in, while the files are read.
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return nil, err
 	}

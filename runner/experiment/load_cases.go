@@ -298,8 +298,9 @@ func (g *Grid) stateRowsTwice() (n int, twice bool) {
 	if !slices.Contains(g.StateRows, SubscriberState) {
 		return 0, false
 	}
+	listed := setOf(g.StateRows)
 	for _, n := range g.Subscribers {
-		if slices.Contains(g.StateRows, n) {
+		if listed[n] {
 			return n, true
 		}
 	}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -171,5 +172,38 @@ func TestPartitionKeys(t *testing.T) {
 	want := []model.PartitionKey{model.ByType, model.BySubscriber, model.ByRegion}
 	if !reflect.DeepEqual(e.PartitionKeys, want) {
 		t.Errorf("partition_key = %v, want %v", e.PartitionKeys, want)
+	}
+}
+
+// TestDecimalRangeIsExact holds the fast path of float ranges to exact
+// rational arithmetic, on steps that float64 cannot hold exactly and on
+// values past 2^53 units of the step.
+func TestDecimalRangeIsExact(t *testing.T) {
+	for _, c := range []struct{ from, step string }{
+		{"0", "0.05"}, {"0", "0.000001"}, {"0.1", "0.1"}, {"-1", "0.003"}, {"1", "-0.07"},
+		{"0.123456789012345", "0.000000000000001"}, {"3", "7"}, {"0", "0.1"}, {"0", "1e-06"}, {"2.5e-3", "5E-7"}, {"-1e2", "25e-1"},
+	} {
+		at, ok := decimalRange(c.from, c.step)
+		if !ok {
+			t.Fatalf("%s by %s: no fast path", c.from, c.step)
+		}
+		var from, step big.Rat
+		from.SetString(c.from)
+		step.SetString(c.step)
+		for _, i := range []int{0, 1, 2, 3, 7, 99, 12345, 999_999, 1 << 40} {
+			var v big.Rat
+			v.SetInt64(int64(i))
+			v.Mul(&v, &step)
+			v.Add(&v, &from)
+			want, _ := v.Float64()
+			if got := at(i, 0, 0); got != want {
+				t.Errorf("%s by %s, value %d: %v, want %v", c.from, c.step, i, got, want)
+			}
+		}
+	}
+	for _, text := range []string{"1e-60", "1e", "0.1234567890123456", ".", "", "1.2.3", "0x10"} {
+		if _, _, ok := decimalOf(text); ok {
+			t.Errorf("decimalOf(%q) is ok, want not", text)
+		}
 	}
 }

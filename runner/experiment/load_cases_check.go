@@ -29,15 +29,76 @@ func (p Point) decisionRow() string {
 		p.Seed, p.Subscribers, p.Periods, p.StateRows, ShortFloat(p.Probability))
 }
 
+// setOf returns the values of a list as a set, for look-ups in lists of
+// a million values.
+func setOf[T comparable](a []T) map[T]bool {
+	set := make(map[T]bool, len(a))
+	for _, v := range a {
+		set[v] = true
+	}
+	return set
+}
+
 // firstShared returns the first value of b that a holds too.
 func firstShared[T comparable](a, b []T) (T, bool) {
-	for _, v := range b {
-		if slices.Contains(a, v) {
-			return v, true
+	if len(a) > 0 && len(b) > 0 {
+		inA := setOf(a)
+		for _, v := range b {
+			if inA[v] {
+				return v, true
+			}
 		}
 	}
 	var zero T
 	return zero, false
+}
+
+// sharedStateRows returns, for the first subscribers value n that a and b
+// share at which they share a state rows value (the word subscribers
+// standing for n), n and the first such value in b's order. It looks each
+// value up once, not the state rows once per subscribers value: which of
+// b's values a holds depends on n only through the word subscribers and
+// the number n itself.
+func sharedStateRows(a, b *Grid) (n, rows int, ok bool) {
+	inA := setOf(a.StateRows)
+	aPerN := inA[SubscriberState]
+	fixed, perN := -1, -1 // b's first number a holds; b's word subscribers
+	at := make(map[int]int, len(b.StateRows))
+	for i, v := range b.StateRows {
+		if v == SubscriberState {
+			if perN < 0 {
+				perN = i
+			}
+			continue
+		}
+		if _, seen := at[v]; !seen {
+			at[v] = i
+		}
+		if fixed < 0 && inA[v] {
+			fixed = i
+		}
+	}
+	inASubs := setOf(a.Subscribers)
+	for _, n := range b.Subscribers {
+		if !inASubs[n] {
+			continue
+		}
+		first := fixed
+		if i, listed := at[n]; listed && aPerN && (first < 0 || i < first) {
+			first = i // b lists the number n, a the word subscribers
+		}
+		if perN >= 0 && (inA[n] || aPerN) && (first < 0 || perN < first) {
+			first = perN // b's word subscribers is n, which a holds
+		}
+		if first >= 0 {
+			rows = b.StateRows[first]
+			if rows == SubscriberState {
+				rows = n
+			}
+			return n, rows, true
+		}
+	}
+	return 0, 0, false
 }
 
 // shared returns a point two grids share, or, when they share no point,
@@ -53,13 +114,8 @@ func shared(a, b *Grid) (p Point, point, ok bool) {
 	p.Probability, oks[1] = firstShared(a.Probabilities, b.Probabilities)
 	// state rows compare as the tables show them: the word subscribers is
 	// the source's subscribers
-	for _, n := range b.Subscribers {
-		if slices.Contains(a.Subscribers, n) {
-			if p.StateRows, oks[2] = firstShared(a.StateRowsFor(n), b.StateRowsFor(n)); oks[2] {
-				p.Subscribers = n
-				break
-			}
-		}
+	if n, rows, ok := sharedStateRows(a, b); ok {
+		p.Subscribers, p.StateRows, oks[2] = n, rows, true
 	}
 	if slices.Contains(oks[:], false) {
 		return Point{}, false, false
@@ -67,8 +123,9 @@ func shared(a, b *Grid) (p Point, point, ok bool) {
 	var okKey, okWorkers bool
 	p.PartitionKey, okKey = firstShared(a.PartitionKeys, b.PartitionKeys)
 	p.Workers, okWorkers = firstShared(a.Workers, b.Workers)
+	inA := setOf(a.Periods)
 	for _, periods := range b.Periods {
-		if !slices.Contains(a.Periods, periods) {
+		if !inA[periods] {
 			continue
 		}
 		ia, ib := a.IntervalsFor(periods), b.IntervalsFor(periods)
@@ -86,13 +143,12 @@ func shared(a, b *Grid) (p Point, point, ok bool) {
 
 // sameSet reports whether a and b hold the same values.
 func sameSet[T comparable](a, b []T) bool {
-	for _, v := range a {
-		if !slices.Contains(b, v) {
-			return false
-		}
+	inA, inB := setOf(a), setOf(b)
+	if len(inA) != len(inB) {
+		return false
 	}
-	for _, v := range b {
-		if !slices.Contains(a, v) {
+	for v := range inB {
+		if !inA[v] {
 			return false
 		}
 	}
@@ -151,15 +207,13 @@ func shadowedBy(a, b *mapItem) string {
 func checkExclude(e *Experiment, items []*mapItem, pl place, list *setting) ErrorList {
 	var errs ErrorList
 	grids := e.Grids()
+	ix := e.Excluder()
+	var dropping uint64
+	for i := range grids {
+		dropping |= ix.dropping(&grids[i])
+	}
 	for i := range e.Exclude {
-		one := *e
-		one.Exclude = e.Exclude[i : i+1]
-		var left, all int64
-		for _, g := range grids {
-			left = AddSat(left, one.GridSizes(&g).GridRows)
-			all = AddSat(all, one.fullSizes(&g).GridRows)
-		}
-		if left < all {
+		if dropping&(1<<i) != 0 {
 			continue
 		}
 		it := items[i]
