@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/safefile"
 )
 
@@ -121,8 +122,8 @@ func CheckReplace(dir, name string, inputs []string) error {
 	refuse := func(format string, args ...any) error {
 		return &RefusedError{Folder: folder, Why: fmt.Sprintf(format, args...), Other: otherOut(dir, name, inputs)}
 	}
-	if fi, err := os.Lstat(lockPath(dir, name)); err == nil && !fi.Mode().IsRegular() {
-		return refuse("has beside it %s, a %s where ckptlab keeps the folder's lock file", lockPath(dir, name), safefile.Kind(fi.Mode()))
+	if fi, err := os.Lstat(atomicfs.LockPath(dir, name)); err == nil && !fi.Mode().IsRegular() {
+		return refuse("has beside it %s, a %s where ckptlab keeps the folder's lock file", atomicfs.LockPath(dir, name), safefile.Kind(fi.Mode()))
 	}
 	fi, err := os.Lstat(folder)
 	switch {
@@ -166,7 +167,7 @@ func foreignFiles(folder, name string) ([]string, error) {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
-		case n == ShardsDir && e.IsDir(), n == MarkerFile:
+		case n == atomicfs.ShardsDir && e.IsDir(), n == MarkerFile:
 		case slices.Contains(set, n) && e.Type().IsRegular():
 		default:
 			out = append(out, n)

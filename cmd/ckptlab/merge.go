@@ -71,5 +71,5 @@ func mergeOne(ctx context.Context, e *experiment.Experiment, out string, formats
 	if err != nil {
 		return err
 	}
-	return writeSet(ctx, withRowsProgress(set, e.GridRows(), stderr, quiet), out, formats, stdout)
+	return writeSet(ctx, withRowsProgress(set, e.GridRows(), stderr, quiet), out, formats, stdout, stderr)
 }
