@@ -138,7 +138,7 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD}))
+	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}))
 	if err != nil {
 		return nil, err
 	}

@@ -103,6 +103,8 @@ func Files(name string, formats []string) []string {
 			out = append(out, name+".xlsx")
 		case FormatMD:
 			out = append(out, name+".md")
+		case FormatJSON:
+			out = append(out, name+".json")
 		}
 	}
 	if len(out) > 0 {
@@ -287,8 +289,12 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			out = append(out, setFile{name: s.Name + ".md", render: func(ctx context.Context, w io.Writer, _ string) error {
 				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
+		case FormatJSON:
+			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
+				return WriteJSON(ctxWriter{ctx, w}, s)
+			}})
 		default:
-			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)
+			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
 		}
 	}
 	if len(out) > 0 {
