@@ -90,6 +90,11 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 			return exitBadUser
 		}
 	}
+	if !f.check && f.out != "-" {
+		if code := checkFolders("run", exps, f.out, stderr); code != exitOK {
+			return code
+		}
+	}
 
 	ctx, stop := commandContext("run", stderr)
 	defer stop()
@@ -135,12 +140,17 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 		}
 		return checkCounts{}, results.WriteMarkdown(stdout, set)
 	}
-	return checkCounts{}, writeSet(ctx, set, f.out, f.formats.list, stdout)
+	return checkCounts{}, writeSet(ctx, set, f.out, f.formats.list, stdout, stderr)
 }
 
 // writeSet writes the set into out, then prints the paths of its files
-// and its headline: the answer, under -q too.
-func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout io.Writer) error {
+// and its headline: the answer, under -q too. Each file of the previous set
+// that the write removed is named on stderr, as it goes.
+func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout, stderr io.Writer) error {
+	ctx = results.OnRemoved(ctx, func(path string) {
+		fmt.Fprintf(stderr, "ckptlab: removed %s: of the previous set in %s, of another experiment or version, and of a format this run does not write\n",
+			path, filepath.Dir(path))
+	})
 	if err := set.WriteContext(ctx, out, formats); err != nil {
 		return err
 	}
