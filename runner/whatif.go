@@ -44,7 +44,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 		src := results.WhatIfSource{
 			Title:   fmt.Sprintf("seed %d, %s subscribers, %s periods", s.Seed, results.Count.FormatInt(int64(s.Subscribers)), results.Count.FormatInt(int64(s.Periods))),
 			Periods: s.Periods,
-			Weight:  int64(sr.Parts[0].Costs[0].N),
+			Weight:  sr.Parts[0].Costs[0].Weight,
 		}
 		for _, c := range sr.Parts[0].Costs {
 			src.Sums = append(src.Sums, c.Sum)
