@@ -382,12 +382,41 @@ func decisionBlock(d *decision, alpha float64) block {
 	if d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal) {
 		main += fmt.Sprintf("; checkpointing %s, not declared, would cost %s", everyShort(d.optimal), total(d.optimalTotal))
 	}
+	if s := scheduleText(d); s != "" {
+		main += "; " + s
+	}
 	others := fmt.Sprintf("by other criteria: the worst case is least at %s (%s), the %s at %s (%s on average)",
 		everyShort(ks[d.worst]), results.Total.FormatInt(d.worstTotal), tailName(alpha), everyShort(ks[d.tail]), total(d.tailTotal))
 	if d.youngOK {
 		others += fmt.Sprintf("; textbook estimate every %s (Young) or %s (Daly) periods", results.Estimate.Format(d.young), results.Estimate.Format(d.daly))
 	}
 	return block{lines: []string{main, "  " + others}, folded: main + "; " + others, order: 1}
+}
+
+// maxPointsShown is the most checkpoint points of a schedule the headline
+// names; decisions.csv has them all.
+const maxPointsShown = 6
+
+// scheduleText says the best schedule of checkpoints where it beats every
+// interval, declared or not (SPEC §12's wording): "a schedule of 2
+// checkpoints, after 2026-05 and 2026-09, costs 727.3"; "" where it does
+// not.
+func scheduleText(d *decision) string {
+	if d.scheduleTotal >= min(d.bestTotal, d.optimalTotal) {
+		return ""
+	}
+	n := len(d.schedule.Points)
+	if n == 0 {
+		return "no checkpoint at all costs " + total(d.scheduleTotal)
+	}
+	labels := strings.Fields(d.scheduleLabels(" "))
+	after := labels[0]
+	if n > maxPointsShown {
+		after = strings.Join(labels[:maxPointsShown-1], ", ") + ", … and " + labels[n-1]
+	} else if n > 1 {
+		after = strings.Join(labels[:n-1], ", ") + " and " + labels[n-1]
+	}
+	return fmt.Sprintf("a schedule of %s, after %s, costs %s", countNoun(int64(n), "checkpoint"), after, total(d.scheduleTotal))
 }
 
 // probText writes a failure probability in the number style.
