@@ -7,7 +7,7 @@ package results
 
 // GridColumns are the columns of grid.csv.
 var GridColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "partition_key", Kind: Text},
@@ -22,7 +22,7 @@ var GridColumns = []Column{
 	{Name: "busiest_worker_recomputed", Kind: Int},
 	{Name: "exactly_once_state", Kind: Int},
 	{Name: "worst", Kind: Int},
-	{Name: "worst_total", Kind: Int},
+	{Name: "worst_total", Kind: Int, Quantity: Total},
 	{Name: "average", Kind: Float, Decimals: 1},
 	{Name: "average_total", Kind: Float, Decimals: 1},
 	{Name: "expected_total", Kind: Float, Decimals: 1},
@@ -72,7 +72,7 @@ func (r *GridRow) AppendValues(dst []Value) []Value {
 
 // FailureColumns are the columns of failures.csv.
 var FailureColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "partition_key", Kind: Text},
@@ -111,7 +111,7 @@ func (r *FailureRow) AppendValues(dst []Value) []Value {
 
 // DecisionColumns are the columns of decisions.csv.
 var DecisionColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},
@@ -119,13 +119,13 @@ var DecisionColumns = []Column{
 	{Name: "best_interval", Kind: Text},
 	{Name: "best_expected_total", Kind: Float, Decimals: 1},
 	{Name: "worst_case_interval", Kind: Text},
-	{Name: "worst_case_total", Kind: Int},
+	{Name: "worst_case_total", Kind: Int, Quantity: Total},
 	{Name: "tail_interval", Kind: Text},
 	{Name: "tail_total", Kind: Float, Decimals: 1},
 	{Name: "optimal_interval", Kind: Text},
 	{Name: "optimal_expected_total", Kind: Float, Decimals: 1},
-	{Name: "young_interval", Kind: Text},
-	{Name: "daly_interval", Kind: Text},
+	{Name: "young_interval", Kind: Text, Quantity: Estimate},
+	{Name: "daly_interval", Kind: Text, Quantity: Estimate},
 	{Name: "schedule_checkpoints", Kind: Int},
 	{Name: "schedule_points", Kind: Text},
 	{Name: "schedule_expected_total", Kind: Float, Decimals: 1},
@@ -133,7 +133,7 @@ var DecisionColumns = []Column{
 
 // BreakevenColumns are the columns of breakeven.csv.
 var BreakevenColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},

@@ -35,6 +35,13 @@ func boolColumn[R any](name string, value func(r *R) bool) tableColumn[R] {
 	return tableColumn[R]{Column: results.Column{Name: name, Kind: results.Bool}, bool: value}
 }
 
+// shownAs returns the column with its numbers shown as the quantity q
+// rather than as its kind suggests (see results.Column.Shown).
+func (c tableColumn[R]) shownAs(q results.Quantity) tableColumn[R] {
+	c.Quantity = q
+	return c
+}
+
 // header returns the columns as a table declares them.
 func header[R any](cols []tableColumn[R]) []results.Column {
 	out := make([]results.Column, len(cols))
@@ -61,3 +68,9 @@ func appendRow[R any](dst []results.Value, cols []tableColumn[R], r *R) []result
 	}
 	return dst
 }
+
+// GridColumns, DecisionColumns and BreakevenColumns return the columns of
+// grid.csv, decisions.csv and breakeven.csv, for a reader of those files.
+func GridColumns() []results.Column      { return header(gridColumns) }
+func DecisionColumns() []results.Column  { return header(decisionColumns) }
+func BreakevenColumns() []results.Column { return header(breakevenColumns) }

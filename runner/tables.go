@@ -21,7 +21,7 @@ type gridRow struct {
 // in the order the rows nest them, then the metrics, then the columns the
 // decisions added (busiest_worker_worst, tail_total).
 var gridColumns = []tableColumn[gridRow]{
-	intColumn("seed", func(p *gridRow) int64 { return int64(p.sr.Source.Seed) }),
+	intColumn("seed", func(p *gridRow) int64 { return int64(p.sr.Source.Seed) }).shownAs(results.General),
 	intColumn("subscribers", func(p *gridRow) int64 { return int64(p.sr.Source.Subscribers) }),
 	intColumn("periods", func(p *gridRow) int64 { return int64(p.sr.Source.Periods) }),
 	textColumn("partition_key", func(p *gridRow) string { return p.pr.Key.String() }),
@@ -36,7 +36,7 @@ var gridColumns = []tableColumn[gridRow]{
 	intColumn("busiest_worker_recomputed", func(p *gridRow) int64 { return p.c.Busiest }),
 	intColumn("exactly_once_state", func(p *gridRow) int64 { return p.c.ExactlyOnceState() }),
 	intColumn("worst", func(p *gridRow) int64 { return p.c.Worst }),
-	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }),
+	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }).shownAs(results.Total),
 	floatColumn("average", 1, func(p *gridRow) float64 { return p.c.Average() }),
 	floatColumn("average_total", 1, func(p *gridRow) float64 { return p.c.AverageTotal(p.stateRows) }),
 	floatColumn("expected_total", 1, func(p *gridRow) float64 { return p.c.ExpectedTotal(p.prob, p.stateRows) }),
@@ -94,7 +94,7 @@ type failureRow struct {
 
 // failureColumns are the columns of failures.csv, in the README's order.
 var failureColumns = []tableColumn[failureRow]{
-	intColumn("seed", func(p *failureRow) int64 { return int64(p.sr.Source.Seed) }),
+	intColumn("seed", func(p *failureRow) int64 { return int64(p.sr.Source.Seed) }).shownAs(results.General),
 	intColumn("subscribers", func(p *failureRow) int64 { return int64(p.sr.Source.Subscribers) }),
 	intColumn("periods", func(p *failureRow) int64 { return int64(p.sr.Source.Periods) }),
 	textColumn("partition_key", func(p *failureRow) string { return p.pr.Key.String() }),
@@ -117,8 +117,8 @@ func (r *Result) FailuresTable() results.Table {
 		var cells []results.Value
 		var p failureRow // one for every row: a row's cells hold no pointer to it
 		for _, sr := range r.Sources {
-			labels := make([]string, len(sr.Failures))
-			for i, f := range sr.Failures {
+			labels := make([]string, len(sr.Failures.Periods))
+			for i, f := range sr.Failures.Periods {
 				labels[i] = sr.Source.Label(f)
 			}
 			for _, pr := range sr.Parts {
@@ -128,7 +128,7 @@ func (r *Result) FailuresTable() results.Table {
 						continue
 					}
 					c := &pr.Costs[j]
-					for i, f := range sr.Failures {
+					for i, f := range sr.Failures.Periods {
 						p = failureRow{sr: sr, pr: pr, c: c, failure: f, label: labels[i],
 							recomputed: sr.Stream.Recomputed(c.Interval, f)}
 						cells = appendRow(cells[:0], failureColumns, &p)
