@@ -56,7 +56,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 			if err := set.Write(out, []string{"csv"}); err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
+			want := []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
 			if got := names(t, folder); !slices.Equal(got, want) {
 				t.Errorf("the folder holds %v, want %v", got, want)
 			}
@@ -125,14 +125,15 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 	if err := <-done; !errors.Is(err, stop) {
 		t.Errorf("a write waiting for the lock returned %v, want %v", err, stop)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want the first set %v", got, want)
 	}
 	unlock()
+	set.Config = append(set.Config, results.Setting{Key: "workers", Value: "[2]", Origin: "--set"}) // another experiment
 	if err := set.Write(out, []string{"md"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{"experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want %v", got, want)
 	}
 }

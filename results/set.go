@@ -39,6 +39,9 @@ type Set struct {
 	// syntax, in the order of the experiment-file schema.
 	Config  []Setting
 	Version string
+	// Inputs are the files the run read (its experiment files): a folder
+	// that holds one is not the run's to replace (CheckReplace).
+	Inputs []string
 }
 
 // HeadlineText returns the headline as ckptlab run prints it: one line
@@ -100,6 +103,8 @@ func Files(name string, formats []string) []string {
 			out = append(out, name+".xlsx")
 		case FormatMD:
 			out = append(out, name+".md")
+		case FormatJSON:
+			out = append(out, name+".json")
 		}
 	}
 	if len(out) > 0 {
@@ -119,7 +124,11 @@ func (s Set) Write(dir string, formats []string) error {
 // internal/atomicfs/folder.go): every file is written into a staging folder beside
 // dir/<name>/, and only when all of them are complete is that folder swapped
 // in for dir/<name>/ in one step. Files of the previous set go with it,
-// whatever their format; dir/<name>/shards/ stays. The write holds the
+// unless they are of the same experiment and version and of a format this
+// write leaves out (set_keep.go), and their paths are told to the
+// context's OnRemoved function; dir/<name>/shards/ stays. A folder that is
+// not ckptlab's to replace (CheckReplace) is refused with a *RefusedError.
+// A marker file, MarkerFile, says which files are the set's. The write holds the
 // folder's lock (atomicfs.LockFolder) throughout, so concurrent writes of one set
 // name wait for each other; under the lock it removes what writes killed
 // earlier left. A write that fails or is cancelled through ctx leaves the
@@ -140,11 +149,23 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 		return err
 	}
 	defer unlock()
+	final := filepath.Join(dir, s.Name)
+	if err := CheckReplace(dir, s.Name, s.Inputs); err != nil {
+		return err // checked before the work too; now under the lock
+	}
 	stage, err := atomicfs.MkdirStaging(dir, s.Name)
 	if err != nil {
 		return err
 	}
 	defer atomicfs.Remove(stage) // after the swap, the previous set
+	written := Files(s.Name, formats)
+	kept, err := s.keepOthers(final, stage, written)
+	if err != nil {
+		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
+	}
+	if len(files) > 0 {
+		files = append(files, s.markerFile(written, kept))
+	}
 	for i := 0; i < len(files); {
 		j := i + 1
 		for files[i].alongside && j < len(files) && files[j].alongside {
@@ -161,10 +182,13 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 	if err := atomicfs.SyncDir(stage); err != nil {
 		return err
 	}
-	if err := atomicfs.SwapIn(stage, filepath.Join(dir, s.Name)); err != nil {
+	if err := atomicfs.SwapIn(stage, final); err != nil {
 		return err
 	}
-	return atomicfs.SyncDir(dir)
+	if err := atomicfs.SyncDir(dir); err != nil {
+		return err
+	}
+	return reportRemoved(ctx, stage, final)
 }
 
 // writeStagedAlongside writes files of a set into the staging folder at
@@ -265,8 +289,12 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			out = append(out, setFile{name: s.Name + ".md", render: func(ctx context.Context, w io.Writer, _ string) error {
 				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
+		case FormatJSON:
+			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
+				return WriteJSON(ctxWriter{ctx, w}, s)
+			}})
 		default:
-			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)
+			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
 		}
 	}
 	if len(out) > 0 {

@@ -89,6 +89,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Headline:    r.Headline(),
 		Config:      Config(r.Exp),
 		Version:     Version,
+		Inputs:      []string{r.Exp.File},
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()

@@ -91,6 +91,14 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		return run, err
 	}
 	defer unlock()
+	// Under the lock: the folder is still one a run may write into, and
+	// what killed shards and runs left goes.
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return run, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return run, err
+	}
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
@@ -172,16 +180,24 @@ func (m *MissingShardsError) Error() string {
 func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
-	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
 	}
 	// Read under the output folder's lock: no shard is renamed in, and no
-	// set swapped in, while the files are read.
+	// set swapped in, while the files are read. A run killed while it
+	// swapped its set in may have left the shards in its staging folder:
+	// they are moved back first.
 	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return nil, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards

@@ -58,6 +58,9 @@ func failed(ctx context.Context, name, file string, err error, stderr io.Writer)
 		fmt.Fprintf(stderr, "ckptlab %s: stopped by %v; every file is as it was or complete, none half-written\n", name, context.Cause(ctx))
 		return exitInterrupted
 	}
+	if code, ok := refused(name, err, stderr); ok {
+		return code
+	}
 	fmt.Fprintf(stderr, "ckptlab %s: %s: %v%s\n", name, file, err, writeHint(err))
 	return exitFailed
 }

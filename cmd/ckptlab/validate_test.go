@@ -300,7 +300,7 @@ func TestPlanErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{bad}, bad + ":2:10: workers: 0 is not a worker count (want >= 1)\n"},
-		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md)` +
+		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md, json)` +
 			"\nRun 'ckptlab plan --help' for usage.\n"},
 		{[]string{"--set", "periods=1", good}, "--set periods: 1 is not a period count (want >= 2)\n"},
 	}

@@ -20,13 +20,12 @@ func ReadLock(ctx context.Context, dir, name string) (unlock func(), err error) 
 	return readLock(ctx, dir, name)
 }
 
-// MkdirStaging removes the staging folders that killed writes of the set
-// name left in dir, moving back their shards first, and creates a new
-// staging folder for the set, which SwapIn puts in place. The caller holds
-// the folder's lock (LockFolder) and removes the staging folder with Remove
-// when it is done.
+// MkdirStaging removes what killed processes left (CleanLeftovers) and
+// creates a new staging folder for the set, which SwapIn puts in place. The
+// caller holds the folder's lock (LockFolder) and removes the staging
+// folder with Remove when it is done.
 func MkdirStaging(dir, name string) (string, error) {
-	if err := cleanStaging(dir, name); err != nil {
+	if err := CleanLeftovers(dir, name); err != nil {
 		return "", err
 	}
 	return temps.mkdirTemp(dir, stagingPattern(name))
