@@ -27,6 +27,7 @@ type decision struct {
 	youngOK           bool
 	schedule          decide.Schedule
 	scheduleTotal     float64
+	scheduleBeats     bool // the schedule costs less than every interval, declared or not
 }
 
 // outcomes returns, per declared interval of the source, the rows the whole
@@ -95,6 +96,8 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
 				d.schedule = schedules.Best(prob, int64(stateRows))
 				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
+				optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
+				d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
 				if !yield(d) {
 					return
 				}
