@@ -2,17 +2,17 @@ package decide
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"ckptlab/model"
 )
 
-// Expected is E_k(p) = p·S/n + C: model.ExpectedTotal, the formula of the
+// Expected is E_k(p) = p·S/W + C: model.ExpectedTotal, the formula of the
 // grid's expected_total, so that ties between intervals come out as in the
-// lesson and as in the grid.
-func Expected(p float64, sum int64, n int, certain int64) float64 {
-	return model.ExpectedTotal(p, sum, n, certain)
+// lesson and as in the grid. S is the weighted sum Σ w_f·y_f and W the
+// total weight, n when each failure weighs 1.
+func Expected(p float64, sum, weight, certain int64) float64 {
+	return model.ExpectedTotal(p, sum, weight, certain)
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,
@@ -20,38 +20,51 @@ func Expected(p float64, sum int64, n int, certain int64) float64 {
 // criterion needs, built once per source and interval and then read by
 // every grid row of that interval.
 type Outcomes struct {
-	ys     []int64 // distinct recomputed rows, descending
-	counts []int   // counts[i] failures recompute ys[i] rows
-	n      int     // failures in all
-	sum    int64   // Σ y_f
+	ys      []int64 // distinct recomputed rows, descending
+	weights []int64 // weights[i]: the weight of the failures that recompute ys[i] rows
+	weight  int64   // W, the weight of all failures (n when each weighs 1)
+	sum     int64   // Σ w_f·y_f
 }
 
-// NewOutcomes returns the outcomes of the recomputed rows y_f of every
-// failure f of the failure set (at least one).
-func NewOutcomes(ys []int64) Outcomes {
-	desc := slices.Clone(ys)
-	slices.SortFunc(desc, func(a, b int64) int { return cmp.Compare(b, a) })
-	o := Outcomes{n: len(desc)}
-	for _, y := range desc {
-		o.sum += y
-		if k := len(o.ys); k > 0 && o.ys[k-1] == y {
-			o.counts[k-1]++
+// NewOutcomes returns the outcomes of the recomputed rows ys[i] of every
+// failure of the failure set (at least one), each of weight weights[i]
+// (nil: each weighs 1). A failure of weight 0 is no outcome.
+func NewOutcomes(ys, weights []int64) Outcomes {
+	type failure struct{ y, w int64 }
+	desc := make([]failure, len(ys))
+	for i, y := range ys {
+		desc[i] = failure{y, 1}
+		if weights != nil {
+			desc[i].w = weights[i]
+		}
+	}
+	slices.SortFunc(desc, func(a, b failure) int { return cmp.Compare(b.y, a.y) })
+	var o Outcomes
+	for _, f := range desc {
+		o.weight += f.w
+		if f.w == 0 {
 			continue
 		}
-		o.ys = append(o.ys, y)
-		o.counts = append(o.counts, 1)
+		o.sum += f.w * f.y
+		if k := len(o.ys); k > 0 && o.ys[k-1] == f.y {
+			o.weights[k-1] += f.w
+			continue
+		}
+		o.ys = append(o.ys, f.y)
+		o.weights = append(o.weights, f.w)
 	}
 	return o
 }
 
-// Sum is Σ y_f, the S of the expected total.
+// Sum is Σ w_f·y_f, the S of the expected total.
 func (o Outcomes) Sum() int64 { return o.sum }
 
 // Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
 // expected shortfall), computed exactly as SPEC §6 states it, operation for
 // operation in float64, so that its figures reproduce bit for bit: a run
-// costs certain + y with mass p·m/n for each distinct y (m failures
-// recompute it), from the most costly down, then certain with mass 1−p;
+// costs certain + y with mass p·m/W for each distinct y (failures of total
+// weight m recompute it; m failures when each weighs 1), from the most
+// costly down, then certain with mass 1−p;
 // mass is taken from the top until 1−alpha is taken, the last outcome in
 // part, and the sum of cost × mass taken is divided by 1−alpha.
 //
@@ -61,7 +74,7 @@ func (o Outcomes) Sum() int64 { return o.sum }
 // alpha must lie in [0, 1) and p in [0, 1].
 func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
 	if alpha == 0 {
-		return Expected(p, o.sum, o.n, certain)
+		return Expected(p, o.sum, o.weight, certain)
 	}
 	need := 1 - alpha
 	var taken, sum float64
@@ -74,31 +87,10 @@ func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
 		if taken >= need {
 			break
 		}
-		take(float64(certain+y), p*float64(o.counts[i])/float64(o.n))
+		take(float64(certain+y), p*float64(o.weights[i])/float64(o.weight))
 	}
 	if taken < need {
 		take(float64(certain), 1-p)
 	}
 	return sum / need
-}
-
-// Young is Young's first-order optimum interval √(2δM), in periods, and
-// Daly his higher-order one: √(2δM)·(1 + √(δ/2M)/3 + (δ/2M)/9) − δ when
-// δ < 2M, else M. r = rows/P is the work of one period, δ = stateRows/r
-// one checkpoint's cost in periods of work, M = n/p the mean periods between
-// failures. ok is false, and no interval is meant, when p = 0 or rows = 0.
-func Young(rows int64, periods int, stateRows int64, n int, p float64) (young, daly float64, ok bool) {
-	if p == 0 || rows == 0 {
-		return 0, 0, false
-	}
-	r := float64(rows) / float64(periods)
-	delta := float64(stateRows) / r
-	m := float64(n) / p
-	young = math.Sqrt(2 * delta * m)
-	if delta >= 2*m {
-		return young, m, true
-	}
-	x := delta / (2 * m)
-	daly = young*(1+math.Sqrt(x)/3+x/9) - delta
-	return young, daly, true
 }

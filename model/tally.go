@@ -77,8 +77,12 @@ func (t *Tally) addLost(workers []int32, periods []int) {
 
 // Merge adds o's counts to t. Both must have the same periods and
 // partitionings. Counts are integers, so the order of merges never changes
-// the result.
-func (t *Tally) Merge(o *Tally) {
+// the result. A sum that would overflow an int64 is an error, and t is then
+// left unchanged: tallies read from files may hold any count.
+func (t *Tally) Merge(o *Tally) error {
+	if !t.canMerge(o) {
+		return errOverflow
+	}
 	t.subs += o.subs
 	t.drops.Add(o.drops)
 	addInts(t.lost, o.lost)
@@ -95,6 +99,7 @@ func (t *Tally) Merge(o *Tally) {
 			}
 		}
 	}
+	return nil
 }
 
 // Drops returns the records each stage dropped.

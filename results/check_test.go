@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/results"
 )
 
@@ -100,7 +102,7 @@ func TestCheckDifferences(t *testing.T) {
 				os.Symlink("/dev/zero", filepath.Join(folder, "grid.csv"))
 			},
 			check: func(t *testing.T, d results.Difference) {
-				if !strings.HasSuffix(d.String(), "grid.csv: differs (not a regular file)") {
+				if !strings.HasSuffix(d.String(), "grid.csv: differs (a symbolic link, not a regular file; not read)") {
 					t.Errorf("got %s, want grid.csv not a regular file", d)
 				}
 			},
@@ -133,6 +135,49 @@ func TestCheckDifferences(t *testing.T) {
 				last := d.Lines[len(d.Lines)-1]
 				if !last.GotEOF || last.WantEOF {
 					t.Errorf("got %s, want the file to end before the rendering", d)
+				}
+			},
+		},
+		{
+			name:    "a CSV that goes on past its end",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				f, _ := os.OpenFile(filepath.Join(folder, "failures.csv"), os.O_WRONLY|os.O_APPEND, 0)
+				for range 1000 {
+					f.WriteString("junk\n")
+				}
+				f.Close()
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if d.Count != 1 || !strings.Contains(d.String(), "the file goes on after line 67, its last; not read further") {
+					t.Errorf("got %s, want one difference past the end", d)
+				}
+			},
+		},
+		{
+			name:    "a FIFO for a table, not waited on",
+			formats: []string{results.FormatCSV},
+			spoil: func(t *testing.T, folder string) {
+				os.Remove(filepath.Join(folder, "breakeven.csv"))
+				if err := syscall.Mkfifo(filepath.Join(folder, "breakeven.csv"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.HasSuffix(d.String(), "breakeven.csv: differs (a FIFO, not a regular file; not read)") {
+					t.Errorf("got %s", d)
+				}
+			},
+		},
+		{
+			name:    "a sparse workbook of a gigabyte",
+			formats: []string{results.FormatXLSX},
+			spoil: func(t *testing.T, folder string) {
+				os.Truncate(filepath.Join(folder, "lesson.xlsx"), 1<<30)
+			},
+			check: func(t *testing.T, d results.Difference) {
+				if !strings.Contains(d.String(), "1073741824 bytes, far more than the") {
+					t.Errorf("got %s", d)
 				}
 			},
 		},
@@ -174,7 +219,7 @@ func TestCheckDifferences(t *testing.T) {
 			formats: []string{results.FormatCSV},
 			spoil: func(t *testing.T, folder string) {
 				os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("by hand"), 0o644)
-				os.MkdirAll(filepath.Join(folder, results.ShardsDir), 0o755) // input, not reported
+				os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755) // input, not reported
 				// A file of the set in a format not checked, not reported either.
 				os.WriteFile(filepath.Join(folder, "lesson.md"), []byte("# lesson"), 0o644)
 			},

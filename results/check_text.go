@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"ckptlab/internal/safefile"
 )
 
 // Limits of a --check comparison, so that its memory does not grow with
@@ -73,7 +75,7 @@ func cellText(s string) string {
 // Only a regular file is read: a FIFO or a device in the folder is a
 // difference, not something to wait on or read forever.
 func checkText(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	file, d, err := openRegular(path)
+	file, _, d, err := openRegular(path)
 	if file == nil {
 		return d, err
 	}
@@ -115,6 +117,14 @@ func compareLines(ctx context.Context, want, got *bufio.Reader, isCSV bool) (*Di
 			break
 		}
 		if weof && geof {
+			break
+		}
+		if weof { // the file goes on: one difference, and no more read of it
+			d.Count++
+			if len(d.Lines) < maxLineDiffs {
+				d.Lines = append(d.Lines, LineDiff{Line: n, WantEOF: true, Got: strings.TrimSuffix(g, "\n")})
+			}
+			d.Detail = fmt.Sprintf("the file goes on after line %d, its last; not read further", n-1)
 			break
 		}
 		if isCSV && n == 1 && !weof {
@@ -195,20 +205,20 @@ func cellDiffs(header []string, want, got string) []CellDiff {
 }
 
 // openRegular opens a file of the output folder for a comparison. A file
-// that is missing, or that is not a regular file (a FIFO, a device), is a
-// difference rather than something to wait on or read forever: openRegular
-// then returns no file and that difference, or an error.
-func openRegular(path string) (*os.File, *Difference, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &Difference{Missing: true}, nil
+// that is missing, or that is not a regular file of its own (a symbolic
+// link, a FIFO, a device), is a difference rather than something to
+// follow, wait on or read forever: openRegular then returns no file and
+// that difference, or an error.
+func openRegular(path string) (*os.File, fs.FileInfo, *Difference, error) {
+	f, fi, err := safefile.Open(path)
+	var nr *safefile.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, &Difference{Missing: true}, nil
+	case errors.As(err, &nr):
+		return nil, nil, &Difference{Detail: "a " + nr.Kind + ", not a regular file; not read"}, nil
+	case err != nil:
+		return nil, nil, nil, err
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Difference{Detail: "not a regular file"}, nil
-	}
-	f, err := os.Open(path)
-	return f, nil, err
+	return f, fi, nil, nil
 }

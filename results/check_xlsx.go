@@ -2,6 +2,7 @@ package results
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -108,12 +109,63 @@ func sheetParts(zr *zip.Reader) map[string]string {
 	return out
 }
 
-// decodePart decodes the XML part name of the archive into v.
+// Limits of what --check reads of a workbook found in the output folder,
+// which may be anything named <name>.xlsx: the workbook and relationship
+// parts ckptlab writes are a few KiB, nested four deep.
+const (
+	maxXMLPart  = 1 << 20
+	maxXMLDepth = 32
+)
+
+// maxWorkbookBytes is the largest file --check opens as a workbook, beside
+// one of want bytes: a file much larger is a difference by its size alone,
+// and opening its archive would read a directory of any size.
+func maxWorkbookBytes(want int64) int64 {
+	return 2*want + 1<<20
+}
+
+// decodePart decodes the XML part name of the archive into v, reading at
+// most maxXMLPart bytes of it, nested at most maxXMLDepth deep: a crafted
+// part (one attribute of a gigabyte, elements nested millions deep) is an
+// error, not a reason to run out of memory.
 func decodePart(zr *zip.Reader, name string, v any) error {
 	r, err := zr.Open(name)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return xml.NewDecoder(r).Decode(v)
+	data, err := io.ReadAll(io.LimitReader(r, maxXMLPart+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > maxXMLPart {
+		return fmt.Errorf("%s: larger than %d bytes", name, maxXMLPart)
+	}
+	if err := checkDepth(data); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return xml.Unmarshal(data, v)
+}
+
+// checkDepth reports XML nested deeper than maxXMLDepth.
+func checkDepth(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	depth := 0
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxXMLDepth {
+				return fmt.Errorf("elements nested more than %d deep", maxXMLDepth)
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
 }

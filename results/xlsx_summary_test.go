@@ -36,6 +36,7 @@ func decidedSet(t testing.TB) results.Set {
 			decisions = append(decisions, []results.Value{
 				i(20260218), i(200), i(12), i(sr), f(d.p), x(best), f(927.3), x("4"), i(1200),
 				x("4"), f(1200), x("7"), f(763.6), x("3.7"), x("none"),
+				i(2), x("2026-05 2026-09"), f(727.3),
 			})
 		}
 	}
@@ -120,7 +121,7 @@ func TestXLSXSummary(t *testing.T) {
 	if top < 0 {
 		t.FailNow()
 	}
-	wantMap := []string{"1|4|6", "0.75|6|6", "0.5|none|none", "0.25|none|none"}
+	wantMap := []string{"1.0000|4|6", "0.7500|6|6", "0.5000|none|none", "0.2500|none|none"}
 	if got := lines[top+1 : top+5]; !slices.Equal(got, wantMap) {
 		t.Errorf("decision map %q, want %q", got, wantMap)
 	}

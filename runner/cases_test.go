@@ -55,7 +55,7 @@ func TestPlanShowsCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := WritePlan(&b, e, "out", []string{"csv"}); err != nil {
+	if err := WritePlan(&b, e, "out", []string{"csv"}, Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	plan := b.String()

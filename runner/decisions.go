@@ -25,6 +25,8 @@ type decision struct {
 	optimalTotal      float64
 	young, daly       float64
 	youngOK           bool
+	schedule          decide.Schedule
+	scheduleTotal     float64
 }
 
 // outcomes returns, per declared interval of the source, the rows the whole
@@ -32,12 +34,12 @@ type decision struct {
 // tail criterion. It costs O(intervals × n log n) once per source.
 func (sr *SourceResult) outcomes() []decide.Outcomes {
 	out := make([]decide.Outcomes, len(sr.Intervals))
-	ys := make([]int64, len(sr.Failures))
+	ys := make([]int64, len(sr.Failures.Periods))
 	for i, k := range sr.Intervals {
-		for j, f := range sr.Failures {
+		for j, f := range sr.Failures.Periods {
 			ys[j] = sr.Stream.Recomputed(k, f)
 		}
-		out[i] = decide.NewOutcomes(ys)
+		out[i] = decide.NewOutcomes(ys, sr.Failures.Weights)
 	}
 	return out
 }
@@ -48,8 +50,9 @@ func (sr *SourceResult) outcomes() []decide.Outcomes {
 // intervals with a point left in the grid, and there is none without one;
 // a decision two cases both hold with the same intervals comes once. Decisions do not depend on partitioning: the whole
 // stream's figures are the same in every part. Each costs O(intervals +
-// log n) for the declared criteria and O(P) for the optimum over every
-// interval, whose sums are computed once per source in O(P log P).
+// log n) for the declared criteria, O(P) for the optimum over every
+// interval, whose sums are computed once per source in O(P log P), and
+// O(P²) for the best schedule.
 func (r *Result) decisions(yield func(d *decision) bool) {
 	alpha := r.Exp.RiskLevel
 	seen := r.once()
@@ -59,7 +62,8 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 		// makes its decisions once, and the other source results none
 		var outs []decide.Outcomes
 		var sums []int64
-		n := len(sr.Failures)
+		var schedules *decide.Schedules
+		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			for _, prob := range sr.Grid.Probabilities {
 				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
@@ -69,6 +73,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				if outs == nil {
 					outs = sr.outcomes()
 					sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+					schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
 				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
 				d.best = bestLeft(costs, left, prob, stateRows)
@@ -86,8 +91,10 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 					}
 					first = false
 				}
-				d.optimal, d.optimalTotal = decide.Optimum(sums, n, prob, int64(stateRows))
+				d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
+				d.schedule = schedules.Best(prob, int64(stateRows))
+				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
 				if !yield(d) {
 					return
 				}
@@ -115,12 +122,24 @@ func (r *Result) DecisionsTable() results.Table {
 				results.TextValue(ks[d.worst].String()), results.IntValue(d.worstTotal),
 				results.TextValue(ks[d.tail].String()), results.FloatValue(d.tailTotal),
 				results.TextValue(d.optimal.String()), results.FloatValue(d.optimalTotal),
-				results.TextValue(young), results.TextValue(daly))
+				results.TextValue(young), results.TextValue(daly),
+				results.IntValue(int64(len(d.schedule.Points))), results.TextValue(d.scheduleLabels(" ")),
+				results.FloatValue(d.scheduleTotal))
 			if !yield(cells) {
 				return
 			}
 		}
 	}}
+}
+
+// scheduleLabels writes the labels of the best schedule's points,
+// ascending, joined by sep: "2026-05 2026-09", or "" for none.
+func (d *decision) scheduleLabels(sep string) string {
+	labels := make([]string, len(d.schedule.Points))
+	for i, t := range d.schedule.Points {
+		labels[i] = d.sr.Source.Label(t)
+	}
+	return strings.Join(labels, sep)
 }
 
 // breakeven is the lower envelope of one source and state size.
@@ -145,7 +164,7 @@ func (r *Result) breakevens(yield func(b *breakeven) bool) {
 				index = append(index, i)
 			}
 		}
-		pieces := decide.Envelope(lines, costs[0].N)
+		pieces := decide.Envelope(lines, costs[0].Weight)
 		for i := range pieces {
 			pieces[i].Line = index[pieces[i].Line]
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -30,6 +29,16 @@ type Options struct {
 type Result struct {
 	Exp     *experiment.Experiment
 	Sources []*SourceResult
+
+	excluderOnce sync.Once
+	excl         *experiment.Excluder
+}
+
+// excluder returns the index of the experiment's exclude entries, made on
+// first use and shared by the writers of every table.
+func (r *Result) excluder() *experiment.Excluder {
+	r.excluderOnce.Do(func() { r.excl = r.Exp.Excluder() })
+	return r.excl
 }
 
 // SourceResult is one evaluated source.
@@ -42,8 +51,8 @@ type SourceResult struct {
 	Rows      int64
 	Drops     model.Drops
 	Intervals []model.Interval
-	Failures  []int // the failure set, 0-based periods
-	Failure   int   // the named failure, 0-based period
+	Failures  model.FailureSet // the failure set, with each failure's weight
+	Failure   int              // the named failure, 0-based period
 	Stream    model.Recovery
 	Parts     []*PartResult // in the order of the partition_key × workers axes
 }
@@ -216,12 +225,15 @@ func (sr *SourceResult) evaluate(e *experiment.Experiment, tally *model.Tally) {
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
 	sr.Intervals = sr.Grid.IntervalsFor(p)
-	sr.Failures = e.FailuresFor(p)
+	sr.Failures = e.FailureSetFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
-	counted := tally.Partitionings()
+	counted := make(map[model.Partitioning]int)
+	for i, part := range tally.Partitionings() {
+		counted[part] = i
+	}
 	for _, part := range sr.Grid.Partitionings() {
-		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(slices.Index(counted, part))}
+		pr := &PartResult{Partitioning: part, Workers: tally.WorkerSet(counted[part])}
 		for _, k := range sr.Intervals {
 			pr.Costs = append(pr.Costs, model.NewCost(sr.Stream, pr.Workers, p, k, sr.Failure, sr.Failures))
 		}

@@ -12,7 +12,7 @@ func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows in
 	s := sr.Source
 	p := experiment.Point{Seed: s.Seed, Subscribers: s.Subscribers, Periods: s.Periods, PartitionKey: pr.Key,
 		Workers: pr.Partitioning.Workers, StateRows: stateRows, Probability: prob}
-	return r.Exp.IntervalsLeft(dst, p, sr.Intervals)
+	return r.excluder().IntervalsLeft(dst, p, sr.Intervals)
 }
 
 // anyLeft reports, for each interval of the source, whether a point of it

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"ckptlab/decide"
+	"ckptlab/model"
+	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
 
@@ -15,15 +17,14 @@ import (
 // summarized.
 const maxHeadline = 12
 
-// maxPiecesShown is the most break-even pieces one headline line names.
-const maxPiecesShown = 4
-
 // Headline returns the run's answer in words (SPEC §6), at most a dozen
-// lines: for each source and state size, which declared interval is best
-// for which failure probabilities, and at each probability what the
-// expected, worst-case and tail criteria pick and whether an interval not
-// declared beats every declared one. A grid too large for that is
-// summarized: the tables stay the record.
+// lines, for a reader who has not read the lesson: first what to do (for
+// each source, state size and probability, "checkpoint every 4 periods",
+// with its expected cost in rows), then why (the break-even probabilities
+// where the cheapest interval changes), then what the other criteria pick.
+// Where the lines do not allow every detail, the details fold into fewer,
+// longer lines; a grid too large for that is summarized, and the tables
+// stay the record.
 func (r *Result) Headline() []string {
 	out := r.headline()
 	if len(out) > 0 {
@@ -32,9 +33,38 @@ func (r *Result) Headline() []string {
 	return out
 }
 
-// headline holds at most maxHeadline envelopes and, for a small grid, its
-// few decisions: a large grid's decisions are counted as they stream by,
-// so the headline's memory does not grow with the grid.
+// block is a part of the headline: its lines in full, and the one line they
+// fold into when the headline has no room for them all.
+type block struct {
+	lines  []string
+	folded string
+	order  int // blocks of a lower order fold first; 0 never folds
+}
+
+// fit folds blocks, lower orders first and the last of an order first,
+// until their lines fit in room; ok is false if they cannot.
+func fit(blocks []block, room int) (lines []string, ok bool) {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.lines)
+	}
+	for order := 1; n > room && order <= 3; order++ {
+		for i := len(blocks) - 1; i >= 0 && n > room; i-- {
+			if b := &blocks[i]; b.order == order && len(b.lines) > 1 {
+				n -= len(b.lines) - 1
+				b.lines = []string{b.folded}
+			}
+		}
+	}
+	for _, b := range blocks {
+		lines = append(lines, b.lines...)
+	}
+	return lines, n <= room
+}
+
+// headline holds, for a small grid, its few envelopes and decisions; a
+// large grid's decisions are counted as they stream by, so the headline's
+// memory does not grow with the grid.
 func (r *Result) headline() []string {
 	ngroups, probs := 0, 0
 	for range r.envelopeGroups {
@@ -48,49 +78,48 @@ func (r *Result) headline() []string {
 	if titled {
 		perGroup++
 	}
-	if ngroups*perGroup <= maxHeadline {
-		var groups []*breakeven
-		for b := range r.breakevens {
-			groups = append(groups, b)
+	if ngroups*perGroup > maxHeadline {
+		return r.summary(ngroups)
+	}
+	var ds []*decision
+	for d := range r.decisions {
+		ds = append(ds, d)
+	}
+	var blocks []block
+	for b := range r.breakevens {
+		if titled {
+			blocks = append(blocks, block{lines: []string{groupTitle(b.sr, b.stateRows) + ":"}})
 		}
-		var ds []*decision
-		for d := range r.decisions {
-			ds = append(ds, d)
-		}
-		var out []string
-		for _, b := range groups {
-			if titled {
-				out = append(out, groupTitle(b.sr, b.stateRows)+":")
-			}
-			out = append(out, "best declared interval by failure probability: "+pieceList(b))
-			for _, d := range ds {
-				if d.sr.Grid == b.sr.Grid && d.sr.Source == b.sr.Source && d.stateRows == b.stateRows {
-					out = append(out, decisionLine(d, r.Exp.RiskLevel))
-				}
+		for _, d := range ds {
+			if d.sr.Grid == b.sr.Grid && d.sr.Source == b.sr.Source && d.stateRows == b.stateRows {
+				blocks = append(blocks, decisionBlock(d, r.Exp.RiskLevel))
 			}
 		}
-		if line, ok := workersLine(ds); ok && len(out) < maxHeadline {
-			out = append(out, line)
-		}
-		return out
+		blocks = append(blocks, whyBlock(b))
+	}
+	if wb, ok := workersBlock(ds); ok {
+		blocks = append(blocks, wb)
+	}
+	if lines, ok := fit(blocks, maxHeadline); ok {
+		return lines
 	}
 	return r.summary(ngroups)
 }
 
-// summary is the headline of a large grid: counts over every decision, the
-// largest gain of an undeclared interval, and the ngroups envelopes, those
-// alike on one line.
+// summary is the headline of a large grid: what the least expected cost
+// picks by probability (the ngroups envelopes, those alike once), then
+// counts over every decision of what the other criteria pick and of the
+// largest gain of an undeclared interval.
 func (r *Result) summary(ngroups int) []string {
-	alpha := experiment.ShortFloat(r.Exp.RiskLevel)
 	var n, sameWorst, sameTail, beaten int
 	var gain *decision
 	var picks [3]tally // expected, worst case, tail
 	for d := range r.decisions {
 		n++
 		ks := d.sr.Intervals
-		picks[0].add(ks[d.best].String())
-		picks[1].add(ks[d.worst].String())
-		picks[2].add(ks[d.tail].String())
+		picks[0].add(everyShort(ks[d.best]))
+		picks[1].add(everyShort(ks[d.worst]))
+		picks[2].add(everyShort(ks[d.tail]))
 		if d.worst == d.best {
 			sameWorst++
 		}
@@ -104,39 +133,51 @@ func (r *Result) summary(ngroups int) []string {
 			}
 		}
 	}
-	out := []string{
-		fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv, %s in breakeven.csv",
-			countNoun(int64(n), "decision"), countNoun(int64(ngroups), "envelope")),
-		fmt.Sprintf("the worst case picks the interval the expected total picks in %d of %d decisions; the tail at risk level %s in %d", sameWorst, n, alpha, sameTail),
-		fmt.Sprintf("picked most often: by expected total %s, by worst case %s, by the tail %s", picks[0], picks[1], picks[2]),
+	tail := tailName(r.Exp.RiskLevel)
+	stats := []string{
+		fmt.Sprintf("the worst case picks what the expected cost picks in %d of %d decisions; the %s in %d", sameWorst, n, tail, sameTail),
+		fmt.Sprintf("picked most often: by expected cost %s; by the worst case %s; by the %s %s", picks[0], picks[1], tail, picks[2]),
 	}
 	if gain == nil {
-		out = append(out, "the optimum over every interval is a declared interval in every decision")
+		stats = append(stats, "no interval that is not declared beats the declared ones in any decision")
 	} else {
 		ks := gain.sr.Intervals
-		out = append(out,
-			fmt.Sprintf("an interval not declared beats every declared one in %d of %d decisions; the most at %s, probability %s:",
-				beaten, n, groupTitle(gain.sr, gain.stateRows), experiment.ShortFloat(gain.prob)),
-			fmt.Sprintf("  interval %s at %s against %s's %s", gain.optimal, total(gain.optimalTotal), ks[gain.best], total(gain.bestTotal)))
+		stats = append(stats,
+			fmt.Sprintf("an interval not declared beats every declared one in %d of %d decisions; the most at %s, failure probability %s:",
+				beaten, n, groupTitle(gain.sr, gain.stateRows), probText(gain.prob)),
+			fmt.Sprintf("  checkpointing %s costs %s rows against %s for %s",
+				everyShort(gain.optimal), total(gain.optimalTotal), total(gain.bestTotal), everyShort(ks[gain.best])))
 	}
-	return append(out, r.envelopeLines(maxHeadline-len(out))...)
+	head := fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv; the least expected cost in rows, by failure probability p (%s in breakeven.csv):",
+		countNoun(int64(n), "decision"), countNoun(int64(ngroups), "envelope"))
+	out := append([]string{head}, r.envelopeLines(maxHeadline-1-len(stats))...)
+	return append(out, stats...)
 }
 
+// piecesPerLine is how many break-even pieces an envelope's line holds
+// when the headline has room for a line per few pieces.
+const piecesPerLine = 3
+
+// maxPiecesFolded is the most pieces an envelope folded into one line names.
+const maxPiecesFolded = 8
+
 // envelopeLines writes the break-even envelopes in at most room lines,
-// one line for all the envelopes that read alike: without faults the
-// stream of a source does not depend on its seed, so a sweep over seeds
-// has the same envelope for every one. It keeps at most room lines in
-// memory, whatever the number of envelopes.
+// once for all the envelopes that read alike: without faults the stream of
+// a source does not depend on its seed, so a sweep over seeds has the same
+// envelope for every one. Each envelope's pieces take a line per few when
+// there is room, one line when not. It keeps at most room envelopes in
+// memory, whatever their number.
 func (r *Result) envelopeLines(room int) []string {
 	type alike struct {
-		title, pieces string
-		n             int
+		title  string
+		pieces []string
+		n      int
 	}
 	var lines []alike
 	other := 0
 	for b := range r.breakevens {
-		pieces := pieceList(b)
-		if i := slices.IndexFunc(lines, func(l alike) bool { return l.pieces == pieces }); i >= 0 {
+		pieces := pieceChain(b)
+		if i := slices.IndexFunc(lines, func(l alike) bool { return slices.Equal(l.pieces, pieces) }); i >= 0 {
 			lines[i].n++
 		} else if len(lines) < room-1 {
 			lines = append(lines, alike{groupTitle(b.sr, b.stateRows), pieces, 1})
@@ -144,107 +185,225 @@ func (r *Result) envelopeLines(room int) []string {
 			other++
 		}
 	}
-	var out []string
+	var blocks []block
 	for _, l := range lines {
 		title := l.title
 		if l.n > 1 {
 			title += fmt.Sprintf(" and %d more alike", l.n-1)
 		}
-		out = append(out, title+": "+l.pieces)
+		b := block{lines: []string{title + ":"}, order: 1}
+		for chunk := range slices.Chunk(l.pieces, piecesPerLine) {
+			b.lines = append(b.lines, "  "+strings.Join(chunk, ", "))
+		}
+		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
+		b.folded = title + ": " + strings.Join(shown, ", ")
+		if more := len(l.pieces) - len(shown); more > 0 {
+			b.folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, experiment.Plural(more, "piece", "pieces"))
+		}
+		if len(b.lines) == 2 {
+			b.lines = []string{b.folded}
+		}
+		blocks = append(blocks, b)
 	}
 	if other > 0 {
-		out = append(out, fmt.Sprintf("… and %d more %s in breakeven.csv", other, experiment.Plural(other, "envelope", "envelopes")))
+		blocks = append(blocks, block{lines: []string{fmt.Sprintf("… and %d more %s in breakeven.csv", other, experiment.Plural(other, "envelope", "envelopes"))}})
 	}
+	out, _ := fit(blocks, room)
 	return out
 }
 
-// maxWorkersShown is the most worker counts the workers line names.
-const maxWorkersShown = 6
+// maxWorkersShown is the most worker counts the workers line names one by
+// one; a longer sweep is shown at its powers of two.
+const maxWorkersShown = 16
 
-// workersLine answers a worker sweep's question, what the one failed
-// worker asks to have back as the stream is spread over more workers: the
-// busiest worker's recovery over every failure (busiest_worker_worst) for
-// each worker count of the first source's first partition key, at the
-// interval the first decision picks. ok is false without a sweep.
-func workersLine(ds []*decision) (string, bool) {
+// maxStepsShown is the most steps where recovery stops falling that the
+// workers block names.
+const maxStepsShown = 3
+
+// workersBlock answers a worker sweep's question, what the one failed
+// worker asks to have back as the stream is spread over more workers, and
+// where that stops falling: the busiest worker's recovery over every
+// failure (busiest_worker_worst) for each worker count of the first
+// source's first partition key, at the interval the first decision picks.
+// ok is false without a sweep.
+func workersBlock(ds []*decision) (block, bool) {
 	if len(ds) == 0 {
-		return "", false
+		return block{}, false
 	}
 	d := ds[0]
-	var parts []*PartResult
+	var workers []int
+	var worst []int64
 	for _, pr := range d.sr.Parts {
 		if pr.Key == d.sr.Parts[0].Key {
-			parts = append(parts, pr)
+			workers = append(workers, pr.Partitioning.Workers)
+			worst = append(worst, pr.Costs[d.best].BusiestWorst)
 		}
 	}
-	if len(parts) < 2 {
-		return "", false
+	if len(workers) < 2 {
+		return block{}, false
 	}
 	var each []string
-	for i, pr := range parts {
-		if len(parts) > maxWorkersShown && i == maxWorkersShown-1 {
-			each = append(each, "…")
-			pr = parts[len(parts)-1]
-		} else if len(parts) > maxWorkersShown && i > maxWorkersShown-1 {
-			break
+	gap := false
+	for i, w := range workers {
+		if len(workers) > maxWorkersShown && i > 0 && i < len(workers)-1 && w&(w-1) != 0 {
+			if !gap {
+				each = append(each, "…")
+			}
+			gap = true
+			continue
 		}
-		each = append(each, fmt.Sprintf("%d at %s", pr.Costs[d.best].BusiestWorst, countNoun(int64(pr.Partitioning.Workers), "worker")))
+		gap = false
+		unit := ""
+		if i == 0 {
+			unit = " rows at " + experiment.Plural(w, "1 worker", "")
+			if w != 1 {
+				unit = " rows at " + strconv.Itoa(w) + " workers"
+			}
+			each = append(each, results.Count.FormatInt(worst[i])+unit)
+			continue
+		}
+		each = append(each, results.Count.FormatInt(worst[i])+" at "+results.Count.FormatInt(int64(w)))
 	}
-	return fmt.Sprintf("the busiest worker recovers at most %s (interval %s, by %s, over every failure)",
-		strings.Join(each, ", "), d.sr.Intervals[d.best], parts[0].Key), true
+	first := fmt.Sprintf("the busiest worker recovers at most, over every failure (%s, partitioned by %s): %s",
+		every(d.sr.Intervals[d.best]), d.sr.Parts[0].Key, strings.Join(each, ", "))
+	least := 0
+	var steps []string
+	for i := 1; i < len(worst); i++ {
+		if worst[i] < worst[least] {
+			least = i
+		}
+		if worst[i] >= worst[i-1] && len(steps) <= maxStepsShown {
+			change := "rises from " + results.Count.FormatInt(worst[i-1]) + " to " + results.Count.FormatInt(worst[i])
+			if worst[i] == worst[i-1] {
+				change = "stays at " + results.Count.FormatInt(worst[i])
+			}
+			steps = append(steps, fmt.Sprintf("%s from %s to %s workers", change,
+				results.Count.FormatInt(int64(workers[i-1])), results.Count.FormatInt(int64(workers[i]))))
+		}
+	}
+	nsteps := 0
+	for i := 1; i < len(worst); i++ {
+		if worst[i] >= worst[i-1] {
+			nsteps++
+		}
+	}
+	var second string
+	switch {
+	case nsteps == 0:
+		second = fmt.Sprintf("it falls at every added worker, to %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
+	default:
+		shown := steps[:min(len(steps), maxStepsShown)]
+		second = fmt.Sprintf("it stops falling at %d of %d added workers: it %s", nsteps, len(worst)-1, strings.Join(shown, ", it "))
+		if nsteps > len(shown) {
+			second += ", …"
+		}
+		second += fmt.Sprintf("; least %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
+	}
+	return block{lines: []string{first, "  " + second}, folded: first + "; " + second, order: 3}, true
 }
 
 // groupTitle names a source and state size.
 func groupTitle(sr *SourceResult, stateRows int) string {
 	s := sr.Source
-	return fmt.Sprintf("seed %d, %d subscribers, %d periods, state rows %d", s.Seed, s.Subscribers, s.Periods, stateRows)
+	return fmt.Sprintf("seed %d, %s subscribers, %s periods, a checkpoint writes %s rows", s.Seed,
+		results.Count.FormatInt(int64(s.Subscribers)), results.Count.FormatInt(int64(s.Periods)),
+		results.Count.FormatInt(int64(stateRows)))
 }
 
-// pieceList writes the break-even pieces: "none on [0, 11/18] (0 to
-// 0.6111), 6 on ...", the first few when there are many.
-func pieceList(b *breakeven) string {
-	var parts []string
-	for _, pc := range b.pieces[:min(len(b.pieces), maxPiecesShown)] {
-		parts = append(parts, fmt.Sprintf("%s on [%s, %s] (%s to %s)", b.sr.Intervals[pc.Line],
-			decide.Fraction(pc.From), decide.Fraction(pc.To), decimal(pc.From), decimal(pc.To)))
+// every says an interval as advice: "no checkpoint", "checkpoint every 4
+// periods".
+func every(k model.Interval) string {
+	if k == model.None {
+		return "no checkpoint"
 	}
-	s := strings.Join(parts, ", ")
-	if more := len(b.pieces) - maxPiecesShown; more > 0 {
-		s += fmt.Sprintf(", and %d more %s", more, experiment.Plural(more, "piece", "pieces"))
-	}
-	return s
+	return "checkpoint " + everyShort(k)
 }
 
-// decisionLine writes one decision: "at probability 1: expected total
-// picks 4 (927.3), worst case 4 (1200), ...".
-func decisionLine(d *decision, alpha float64) string {
+// everyShort says an interval in few words: "none", "every period",
+// "every 4 periods".
+func everyShort(k model.Interval) string {
+	switch k {
+	case model.None:
+		return "no checkpoint"
+	case 1:
+		return "every period"
+	}
+	return "every " + strconv.Itoa(int(k)) + " periods"
+}
+
+// tailName says the tail criterion at risk level alpha: "worst 5% of
+// runs".
+func tailName(alpha float64) string {
+	return "worst " + strconv.FormatFloat(100*(1-alpha), 'g', 4, 64) + "% of runs"
+}
+
+// whyBlock says why the recommendations are what they are: the expected
+// cost in words, and the break-even pieces of the envelope, a line each
+// when there is room.
+func whyBlock(b *breakeven) block {
+	head := fmt.Sprintf("why: a run's expected cost is the rows its checkpoints write (%s each) plus the failure probability p × the mean rows a failure recomputes; it is least with",
+		results.Count.FormatInt(int64(b.stateRows)))
+	blk := block{lines: []string{head}, order: 2}
+	for _, pc := range b.pieces {
+		blk.lines = append(blk.lines, fmt.Sprintf("  %s for p from %s to %s", everyShort(b.sr.Intervals[pc.Line]), breakpoint(pc.From), breakpoint(pc.To)))
+	}
+	blk.folded = head + " " + strings.Join(pieceChain(b), ", ")
+	if len(b.pieces) == 1 {
+		blk.lines = []string{blk.folded}
+	}
+	return blk
+}
+
+// pieceChain writes the break-even pieces as a chain of upper ends: "no
+// checkpoint up to p = 11/18 (0.6111)", "every 6 periods up to 11/12
+// (0.9167)", "every 4 periods up to 1".
+func pieceChain(b *breakeven) []string {
+	var out []string
+	for i, pc := range b.pieces {
+		upTo := " up to "
+		if i == 0 {
+			upTo = " up to p = "
+		}
+		if len(b.pieces) == 1 {
+			upTo = " for every p"
+			out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo)
+			continue
+		}
+		out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo+breakpoint(pc.To))
+	}
+	return out
+}
+
+// decisionBlock says one decision: what to do and its expected cost, and
+// on a second line what the other criteria pick.
+func decisionBlock(d *decision, alpha float64) block {
 	ks := d.sr.Intervals
-	s := fmt.Sprintf("at probability %s: expected total picks %s (%s), worst case %s (%d), tail at %s %s (%s)",
-		experiment.ShortFloat(d.prob), ks[d.best], total(d.bestTotal), ks[d.worst], d.worstTotal,
-		experiment.ShortFloat(alpha), ks[d.tail], total(d.tailTotal))
-	switch {
-	case d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal):
-		s += fmt.Sprintf("; interval %s, not declared, beats them all at %s", d.optimal, total(d.optimalTotal))
-	default:
-		s += "; no interval beats the declared ones"
+	main := fmt.Sprintf("at failure probability %s, %s (expected cost %s rows)", probText(d.prob), every(ks[d.best]), total(d.bestTotal))
+	if d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal) {
+		main += fmt.Sprintf("; checkpointing %s, not declared, would cost %s", everyShort(d.optimal), total(d.optimalTotal))
 	}
+	others := fmt.Sprintf("by other criteria: the worst case is least at %s (%s), the %s at %s (%s on average)",
+		everyShort(ks[d.worst]), results.Total.FormatInt(d.worstTotal), tailName(alpha), everyShort(ks[d.tail]), total(d.tailTotal))
 	if d.youngOK {
-		s += fmt.Sprintf("; Young %s, Daly %s", strconv.FormatFloat(d.young, 'f', 3, 64), strconv.FormatFloat(d.daly, 'f', 3, 64))
+		others += fmt.Sprintf("; textbook estimate every %s (Young) or %s (Daly) periods", results.Estimate.Format(d.young), results.Estimate.Format(d.daly))
 	}
-	return s
+	return block{lines: []string{main, "  " + others}, folded: main + "; " + others, order: 1}
 }
 
-// total writes an expected or tail total as the lesson prints it, with
-// one decimal.
-func total(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+// probText writes a failure probability in the number style.
+func probText(p float64) string { return results.Probability.Format(p) }
 
-// decimal writes a breakpoint with four decimals, or as a whole number.
-func decimal(r *big.Rat) string {
-	f, _ := r.Float64()
+// total writes a total in rows in the number style: one decimal,
+// thousands separated.
+func total(v float64) string { return results.Total.Format(v) }
+
+// breakpoint writes a break-even probability as its fraction beside its
+// decimals, "11/18 (0.6111)", or as a whole number.
+func breakpoint(r *big.Rat) string {
 	if r.IsInt() {
-		return strconv.FormatFloat(f, 'f', -1, 64)
+		return r.Num().String()
 	}
-	return strconv.FormatFloat(f, 'f', 4, 64)
+	return decide.Fraction(r) + " (" + results.Probability.Format(decide.Probability(r)) + ")"
 }
 
 // tally counts how often each interval is picked, in order of first pick.
@@ -262,7 +421,7 @@ func (t *tally) add(name string) {
 }
 
 // String writes the interval picked most often, the first picked on ties,
-// and how often: "4 (21 of 21)".
+// and how often: "every 4 periods (21 of 21)".
 func (t tally) String() string {
 	best, total := 0, 0
 	for i, c := range t.counts {

@@ -50,23 +50,32 @@ const (
 // source several cases share counts once per case.
 func MemoryBytes(e *experiment.Experiment, jobs int, views bool) int64 {
 	j := int64(Jobs(jobs))
-	var live int64
-	for _, g := range e.Grids() {
-		for _, p := range g.Periods {
-			perSource := experiment.AddSat(experiment.MulSat(j, tallyBytes(e, &g, p)), resultBytes(e, &g, p))
+	var live, sources int64
+	parts := e.Partitionings()
+	grids := e.Grids()
+	sizes := make([][]experiment.Sizes, len(grids))
+	for i, g := range grids {
+		gm := newGridMemory(e, parts, &g)
+		sizes[i] = gm.sizes
+		for k, p := range g.Periods {
+			perSource := experiment.AddSat(experiment.MulSat(j, gm.tallyBytes(p)), gm.resultBytes(p))
 			if views {
 				perSource = experiment.AddSat(perSource, viewBytes(e, &g, p))
 			}
-			live = experiment.AddSat(live, experiment.MulSat(sourcesOf(e, &g, p), perSource))
+			live = experiment.AddSat(live, experiment.MulSat(gm.sizes[k].Sources, perSource))
+			sources = experiment.AddSat(sources, gm.sizes[k].Sources)
 		}
+	}
+	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
+		sources = e.Sources()
 	}
 	// Per goroutine: the names' hashes of a task, a fault block's bits.
 	scratch := int64(4*chunkSize + 1<<21 + 1<<12)
 	live = experiment.AddSat(live, experiment.MulSat(j, scratch))
-	live = experiment.AddSat(live, taskBytes(e))
+	live = experiment.AddSat(live, taskBytes(e, sources))
 	total := experiment.AddSat(programBytes, experiment.MulSat(heapFactor, live))
 	if views {
-		total = experiment.AddSat(total, experiment.MulSat(heapFactor, workbookBytes(e)))
+		total = experiment.AddSat(total, experiment.MulSat(heapFactor, workbookBytes(e, sizes)))
 	}
 	return total
 }
@@ -85,41 +94,54 @@ func touched(e *experiment.Experiment, key model.PartitionKey, w int, subscriber
 	return n
 }
 
-// sourcesOf returns the number of sources of p periods grid g draws.
-func sourcesOf(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
-	one := *g
-	one.Periods = []int{p}
-	return e.GridSizes(&one).Sources
+// gridMemory holds what the bounds of one grid's sources share whatever
+// their periods, each summed over the partitionings once, so that the
+// bound costs the axes' lengths, not the product of periods and workers.
+type gridMemory struct {
+	g *experiment.Grid
+	// sizes are the grid's counts for each of its periods values.
+	sizes []experiment.Sizes
+	// countWorkers is Σ (96 + 8·workers) over every grid's partitionings,
+	// countTouched the workers faults can touch in them, and ownTouched in
+	// the grid's own partitionings.
+	countWorkers, countTouched, ownTouched int64
+}
+
+func newGridMemory(e *experiment.Experiment, parts []model.Partitioning, g *experiment.Grid) *gridMemory {
+	gm := &gridMemory{g: g, sizes: e.PeriodSizes(g)}
+	most := slices.Max(g.Subscribers)
+	for _, part := range parts {
+		gm.countWorkers = experiment.AddSat(gm.countWorkers, experiment.AddSat(96, experiment.MulSat(8, int64(part.Workers))))
+		gm.countTouched = experiment.AddSat(gm.countTouched, touched(e, part.Key, part.Workers, most))
+	}
+	for _, k := range g.PartitionKeys {
+		for _, w := range g.Workers {
+			gm.ownTouched = experiment.AddSat(gm.ownTouched, touched(e, k, w, most))
+		}
+	}
+	return gm
 }
 
 // tallyBytes bounds one goroutine's tally of one source of p periods of
-// grid g: subscribers per worker, and rows per period of each worker
+// the grid: subscribers per worker, and rows per period of each worker
 // faults touched, with its map entry, for the partitionings of every grid.
-func tallyBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+func (gm *gridMemory) tallyBytes(p int) int64 {
 	n := experiment.AddSat(256, experiment.MulSat(8, int64(p)))
-	most := slices.Max(g.Subscribers)
-	for _, part := range e.Partitionings() {
-		n = experiment.AddSat(n, experiment.AddSat(96, experiment.MulSat(8, int64(part.Workers))))
-		n = experiment.AddSat(n, experiment.MulSat(touched(e, part.Key, part.Workers, most), experiment.AddSat(128, experiment.MulSat(8, int64(p)))))
-	}
-	return n
+	n = experiment.AddSat(n, gm.countWorkers)
+	return experiment.AddSat(n, experiment.MulSat(gm.countTouched, experiment.AddSat(128, experiment.MulSat(8, int64(p)))))
 }
 
 // resultBytes bounds the evaluated result of one source of p periods: the
 // stream's prefix sums, and per partitioning the touched workers' prefix
 // sums and one cost per interval.
-func resultBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+func (gm *gridMemory) resultBytes(p int) int64 {
+	g := gm.g
 	cost := int64(unsafe.Sizeof(model.Cost{}))
 	prefix := experiment.AddSat(32, experiment.MulSat(8, int64(p)+1))
 	n := experiment.AddSat(512, prefix)
-	most := slices.Max(g.Subscribers)
-	for _, k := range g.PartitionKeys {
-		for _, w := range g.Workers {
-			n = experiment.AddSat(n, experiment.AddSat(128, experiment.MulSat(cost, g.IntervalCount(p))))
-			n = experiment.AddSat(n, experiment.MulSat(touched(e, k, w, most), prefix))
-		}
-	}
-	return n
+	parts := experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	n = experiment.AddSat(n, experiment.MulSat(parts, experiment.AddSat(128, experiment.MulSat(cost, g.IntervalCount(p)))))
+	return experiment.AddSat(n, experiment.MulSat(gm.ownTouched, prefix))
 }
 
 // viewBytes bounds the lesson's views of one source of p periods: their
@@ -139,7 +161,7 @@ func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
-func taskBytes(e *experiment.Experiment) int64 {
+func taskBytes(e *experiment.Experiment, sources int64) int64 {
 	var tasks int64
 	for _, g := range e.Grids() {
 		for _, n := range g.Subscribers {
@@ -147,14 +169,14 @@ func taskBytes(e *experiment.Experiment) int64 {
 		}
 	}
 	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
-	return experiment.MulSat(e.Sources(), experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
+	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
 }
 
 // workbookBytes bounds what the workbook writer keeps in memory: the
 // tables being packed, all four at once (results.MaxPackedAtOnce), the
 // lesson's views as sheets of excelize's stream writer, and the workbook
 // around them.
-func workbookBytes(e *experiment.Experiment) int64 {
+func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// A table's XML in memory: no more than the whole table, nor than the
 	// pieces its compressing goroutines hold, one per core up to
 	// results.MaxDeflateWorkers.
@@ -165,16 +187,21 @@ func workbookBytes(e *experiment.Experiment) int64 {
 		return experiment.AddSat(xlsxPackBytes, min(xml, pieces))
 	}
 	// Decisions and breakeven have no more rows than the grid.
-	grid := e.GridRows()
+	var grid, failures int64
+	for _, gs := range sizes {
+		for _, s := range gs {
+			grid, failures = experiment.AddSat(grid, s.GridRows), experiment.AddSat(failures, s.FailureRows)
+		}
+	}
 	n := experiment.AddSat(int64(xlsxBytes), table(grid, len(results.GridColumns)))
-	n = experiment.AddSat(n, table(e.FailureRows(), len(results.FailureColumns)))
+	n = experiment.AddSat(n, table(failures, len(results.FailureColumns)))
 	n = experiment.AddSat(n, table(grid, len(results.DecisionColumns)))
 	n = experiment.AddSat(n, table(grid, len(results.BreakevenColumns)))
 	// The five views, as sheets of their cells.
 	var viewCells int64
-	for _, g := range e.Grids() {
-		for _, p := range g.Periods {
-			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sourcesOf(e, &g, p), viewBytes(e, &g, p)/int64(unsafe.Sizeof(results.Value{}))))
+	for i, g := range e.Grids() {
+		for j, p := range g.Periods {
+			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sizes[i][j].Sources, viewBytes(e, &g, p)/int64(unsafe.Sizeof(results.Value{}))))
 		}
 	}
 	return experiment.AddSat(n, min(5*xlsxSheetBytes, experiment.MulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))

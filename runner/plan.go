@@ -19,9 +19,12 @@ import (
 // and failures rows, and the files it would write under outDir in the
 // given formats (csv, xlsx, md), as results.Files names them. A value that
 // is not the file's is followed by where it came from, as experiment.yaml
-// records it: # default, # CKPTLAB_<KEY>, # --set.
-func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string) error {
-	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+// records it: # default, # CKPTLAB_<KEY>, # --set. The memory figure is
+// that of limits.Jobs goroutines; when a run would pass one of the limits,
+// a line "refused" says which and how to run it anyway. A zero Limits
+// checks nothing.
+func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string, limits Limits) error {
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
 			return fmt.Errorf("%q is not a format (want %s)", f, experiment.OrList(known))
@@ -61,12 +64,21 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	} else {
 		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
 	}
+	if e.FailureWeights != nil {
+		line("failure_weights", e.WeightsText()+" (every other failure 1)")
+	}
 	writeCases(line, e)
 	sizes := e.Sizes()
 	line("sources", CountText(sizes.Sources))
 	line("grid rows", CountText(sizes.GridRows))
 	line("failures rows", CountText(sizes.FailureRows))
-	line("memory", "at most "+MiB(MemoryBytes(e, 0, results.ShowsViews(formats))))
+	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, results.ShowsViews(formats))))
+	if limits.MaxPoints > 0 {
+		limits.Views = results.ShowsViews(formats)
+		if why := limits.Exceeded(e); why != "" {
+			line("refused", "a run would be refused: "+why)
+		}
+	}
 	key := "writes"
 	for _, name := range results.Files(e.Name, formats) {
 		line(key, filepath.Join(outDir, e.Name, name))

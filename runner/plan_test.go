@@ -21,7 +21,7 @@ func TestWritePlan(t *testing.T) {
 	e := load(t, "name: lesson\ndescription: State in Stream Engines, all tables\n")
 	e.File = "experiments/lesson.yaml"
 	var b strings.Builder
-	if err := WritePlan(&b, e, "out", []string{"csv", "xlsx", "md"}); err != nil {
+	if err := WritePlan(&b, e, "out", []string{"csv", "xlsx", "md"}, Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	want := `lesson  experiments/lesson.yaml
@@ -62,7 +62,7 @@ func TestWritePlanShortensLongAxes(t *testing.T) {
 	e := load(t, "name: sweep\nintervals: all\nprobabilities: {from: 0, to: 1, step: 0.05}\n"+
 		"workers: {from: 1, to: 5}\nfailure_periods: [2026-02, 2026-03, 2026-04, 2026-05, 2026-06, 2026-07, 2026-08, 2026-09, 2026-10]\n")
 	var b strings.Builder
-	if err := WritePlan(&b, e, "o", []string{"xlsx"}); err != nil {
+	if err := WritePlan(&b, e, "o", []string{"xlsx"}, Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
@@ -85,8 +85,8 @@ func TestWritePlanShortensLongAxes(t *testing.T) {
 
 func TestWritePlanRefusesUnknownFormat(t *testing.T) {
 	e := experiment.Lesson("x")
-	err := WritePlan(&strings.Builder{}, &e, "out", []string{"pdf"})
-	if err == nil || err.Error() != `"pdf" is not a format (want csv, xlsx or md)` {
+	err := WritePlan(&strings.Builder{}, &e, "out", []string{"pdf"}, Limits{})
+	if err == nil || err.Error() != `"pdf" is not a format (want csv, xlsx, md or json)` {
 		t.Errorf("WritePlan = %v", err)
 	}
 }

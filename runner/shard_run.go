@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -18,7 +19,7 @@ import (
 // ShardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
 func ShardsDir(dir string, e *experiment.Experiment) string {
-	return filepath.Join(dir, e.Name, results.ShardsDir)
+	return filepath.Join(dir, e.Name, atomicfs.ShardsDir)
 }
 
 // Hash returns the hash of the resolved experiment that shard files carry:
@@ -52,7 +53,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
 	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
 	if _, err := os.Lstat(run.Path); err == nil {
-		f, err := ReadShardFile(run.Path)
+		f, err := ReadShardFile(run.Path, maxShardBytes(srcs, parts))
 		if err == nil {
 			err = checkShard(e, f, hash, srcs, parts)
 		}
@@ -85,11 +86,19 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return run, err
 	}
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return run, err
 	}
 	defer unlock()
+	// Under the lock: the folder is still one a run may write into, and
+	// what killed shards and runs left goes.
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return run, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return run, err
+	}
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
@@ -101,6 +110,9 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 // of its part, and a tally of the right shape for each source they touch,
 // in source order.
 func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) error {
+	if f.Tool != Version {
+		return fmt.Errorf("made by ckptlab %.40q, not by this ckptlab %s (make the shards again with one ckptlab)", f.Tool, Version)
+	}
 	if f.Name != e.Name || f.Hash != hash {
 		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
 			f.Name, f.Hash, e.Name, hash)
@@ -115,8 +127,13 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []mode
 		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
 	}
 	for i, t := range f.Tallies {
-		if t.Source != f.Pieces[i].Source || !fits(t.Tally, srcs[t.Source], parts) {
+		p := f.Pieces[i]
+		if t.Source != p.Source || !fits(t.Tally, srcs[t.Source], parts) {
 			return fmt.Errorf("the tally of source %d does not fit the experiment", t.Source)
+		}
+		src := srcs[t.Source]
+		if err := t.Tally.Check(int64(p.Hi-p.Lo), src.Missing, src.Duplicates); err != nil {
+			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, p.Lo+1, p.Hi, err)
 		}
 	}
 	return nil
@@ -159,20 +176,28 @@ func (m *MissingShardsError) Error() string {
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers. It waits for the output folder's
-// lock (results.LockFolder), which ctx may end.
+// lock (atomicfs.LockFolder), which ctx may end.
 func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
-	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
 	}
 	// Read under the output folder's lock: no shard is renamed in, and no
-	// set swapped in, while the files are read.
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	// set swapped in, while the files are read. A run killed while it
+	// swapped its set in may have left the shards in its staging folder:
+	// they are moved back first.
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return nil, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
@@ -182,6 +207,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	}
 	m := merger{e: e, hash: Hash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
+	m.limit = maxShardBytes(m.srcs, m.parts)
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
 		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
@@ -213,6 +239,7 @@ type merger struct {
 	hash     string
 	srcs     []model.Source
 	parts    []model.Partitioning
+	limit    int64          // the largest shard file of the experiment
 	tallies  []*model.Tally // per source, summed so far
 	problems []error
 	bad      map[string]bool  // names of the files refused
@@ -223,7 +250,7 @@ type merger struct {
 // add reads one file and adds its tallies, or records why it cannot.
 func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
-	f, err := ReadShardFile(path)
+	f, err := ReadShardFile(path, m.limit)
 	if err == nil {
 		if err = checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
@@ -247,7 +274,10 @@ func (m *merger) add(folder, name string) {
 		if m.tallies[t.Source] == nil {
 			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
 		}
-		m.tallies[t.Source].Merge(t.Tally)
+		if err := m.tallies[t.Source].Merge(t.Tally); err != nil {
+			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, t.Source, err))
+			return
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"ckptlab/model"
@@ -241,6 +242,26 @@ func TestMergeRefuses(t *testing.T) {
 			info, _ := os.Stat(path)
 			os.Truncate(path, info.Size()-10)
 		}, []string{"1-of-2: not a complete shard file"}},
+		{"a huge junk file, not read", func(t *testing.T, dir, folder string) {
+			shards(t, e, dir, 2, 1, 2)
+			f, _ := os.Create(filepath.Join(folder, "junk"))
+			f.Truncate(1000 << 20) // sparse: 1000 MiB that take no disk
+			f.Close()
+		}, []string{"junk: larger than a shard file of this experiment can be"}},
+		{"a link to a file that reads forever", func(t *testing.T, dir, folder string) {
+			shards(t, e, dir, 2, 1, 2)
+			os.Symlink("/proc/self/pagemap", filepath.Join(folder, "pagemap"))
+		}, []string{"pagemap: a symbolic link, not a regular file"}},
+		{"a link to a shard", func(t *testing.T, dir, folder string) {
+			shards(t, e, dir, 2, 1)
+			os.Symlink(filepath.Join(t.TempDir(), "2-of-2"), filepath.Join(folder, "2-of-2"))
+		}, []string{"2-of-2: a symbolic link, not a regular file"}},
+		{"a FIFO, not waited on", func(t *testing.T, dir, folder string) {
+			shards(t, e, dir, 2, 1, 2)
+			if err := syscall.Mkfifo(filepath.Join(folder, "fifo"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"fifo: a FIFO, not a regular file"}},
 		{"not a shard file", func(t *testing.T, dir, folder string) {
 			shards(t, e, dir, 2, 1, 2)
 			os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("hello\n"), 0o644)

@@ -4,15 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/safefile"
 	"ckptlab/model"
-	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // ShardFormat is the version of the shard file format. A reader refuses
@@ -23,9 +25,35 @@ const ShardFormat = 1
 // shardMagic is the first line of every shard file.
 const shardMagic = "ckptlab shard file"
 
-// maxShardFile bounds the size of a shard file a reader accepts. Its
-// tallies grow with sources × periods × workers, never with subscribers.
-const maxShardFile = 1 << 30
+// MaxShardBytes returns the most bytes a shard file of the experiment can
+// hold: its header, a piece line and the largest encoding of a tally of
+// every source, each count taken at its widest varint. A reader refuses a
+// larger file without reading it, so that a junk file in shards/, or one
+// that reads on forever, costs no more memory than an honest shard.
+func MaxShardBytes(e *experiment.Experiment) int64 {
+	return maxShardBytes(e.SourceList(), e.Partitionings())
+}
+
+func maxShardBytes(srcs []model.Source, parts []model.Partitioning) int64 {
+	const (
+		line   = 256 // a header, piece or tally line, numbers and hash included
+		varint = binary.MaxVarintLen64
+	)
+	n := int64(16 * line) // the header and the checksum line
+	for _, src := range srcs {
+		p := int64(src.Periods)
+		t := int64(5 + 2*varint)  // magic, version, periods, partitionings
+		t += varint * (1 + p + 3) // subscribers, lost rows, drops
+		for _, part := range parts {
+			w := int64(part.Workers)
+			t += 1 + varint           // key, workers
+			t += varint * (w + 1)     // subscribers per worker, touched workers
+			t += w * varint * (1 + p) // each worker touched: its index, its lost rows
+		}
+		n += 2*line + t + 1
+	}
+	return n
+}
 
 // ShardFile is the content of one shard file, OUT/<name>/shards/I-of-N:
 // what one shard of a run counted.
@@ -84,21 +112,17 @@ func (f *ShardFile) WriteTo(w io.Writer) (int64, error) {
 	return b.WriteTo(w)
 }
 
-// ReadShardFile reads and decodes a shard file. A file cut short, changed
-// after it was written, or of another format version is an error that says
-// so.
-func ReadShardFile(path string) (*ShardFile, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+// ReadShardFile reads and decodes a shard file of at most limit bytes
+// (MaxShardBytes of its experiment). A file cut short, changed after it was
+// written, or of another format version is an error that says so. Only a
+// regular file is read, never through a symbolic link, never waiting on a
+// FIFO, and never past limit (see package safefile).
+func ReadShardFile(path string, limit int64) (*ShardFile, error) {
+	data, err := safefile.ReadFile(path, limit)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%s: larger than a shard file of this experiment can be (%d bytes); not a shard file", path, limit)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if info.Size() > maxShardFile {
-		return nil, fmt.Errorf("%s: %d bytes, more than a shard file can be", path, info.Size())
-	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -233,11 +257,11 @@ func truncate(line []byte) string {
 	return string(line)
 }
 
-// writeShardFile writes f to path atomically (see results.WriteFile): a
+// writeShardFile writes f to path atomically (see atomicfs.WriteFile): a
 // killed shard leaves no file at path, only a hidden temporary file that
 // merge ignores.
 func writeShardFile(path string, f *ShardFile) error {
-	return results.WriteFile(path, func(w *bufio.Writer) error {
+	return atomicfs.WriteFile(path, func(w *bufio.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})

@@ -172,6 +172,9 @@ func TestTableLenIsRowCount(t *testing.T) {
 	var exps []*experiment.Experiment
 	for _, path := range paths {
 		e, err := experiment.Load(path, experiment.Overrides{Sets: []string{"subscribers=300"}})
+		if err != nil { // cases of their own subscribers, which the override makes collide
+			e, err = experiment.Load(path, experiment.Overrides{})
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -41,9 +43,18 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 
 // Main runs ckptlab with the given arguments (without the program name) and
 // returns the process exit code. Tests call it in-process.
-func Main(args []string, stdout, stderr io.Writer) int {
+//
+// A panic is a bug of ckptlab, never bad input: Main says so and returns 1,
+// not the 2 of bad input that Go gives a panic that ends the process.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "ckptlab: internal error: %v (a bug of ckptlab, not of the input; please report it with the command line)\n%s", p, debug.Stack())
+			code = exitFailed
+		}
+	}()
 	out := &resultWriter{w: stdout}
-	code := execute(args, out, stderr)
+	code = execute(args, out, stderr)
 	if out.err != nil && code == exitOK {
 		fmt.Fprintf(stderr, "ckptlab: cannot write to standard output: %v; the results printed there are lost (the files written are complete)\n", out.err)
 		return exitFailed
@@ -123,7 +134,8 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 	root.SetVersionTemplate("ckptlab {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddCommand(newRunCmd(stdout, stderr), newValidateCmd(stdout, stderr),
-		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr))
+		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr),
+		newDiffCmd(stdout, stderr))
 	// cobra's completion command prints its help and exits 0 when the shell
 	// is missing or unknown; here that is a usage error, as for every other
 	// command.
@@ -182,7 +194,42 @@ func (f *formatsFlag) Set(s string) error {
 // addFormatFlag adds --format with the default formats.
 func addFormatFlag(cmd *cobra.Command, f *formatsFlag) {
 	f.list, _ = parseFormats(defaultFormats)
-	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md")
+	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md, json")
+}
+
+// limitFlags are the flags of the limits a run is checked against before
+// any work, which plan checks too.
+type limitFlags struct {
+	jobs      int
+	maxPoints int64
+	maxMemory int64 // MiB
+}
+
+// addLimitFlags adds -j, --max-points and --max-memory; refuse says what
+// passing a limit does ("refuse a run").
+func addLimitFlags(cmd *cobra.Command, f *limitFlags, refuse string) {
+	fl := cmd.Flags()
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
+	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, refuse+" any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
+	fl.Int64Var(&f.maxMemory, "max-memory", 4096, refuse+" that would hold more than `MiB` mebibytes of counts and views")
+}
+
+// check refuses limits that are no numbers of their kind.
+func (f *limitFlags) check(cmd *cobra.Command) error {
+	switch {
+	case f.maxPoints < 1:
+		return usagef(cmd, "--max-points %d is not a number of rows (want >= 1)", f.maxPoints)
+	case f.maxMemory < 1:
+		return usagef(cmd, "--max-memory %d is not a number of mebibytes (want >= 1)", f.maxMemory)
+	case f.jobs < 0:
+		return usagef(cmd, "-j %d is not a number of jobs (want >= 1, or 0 for one per core)", f.jobs)
+	}
+	return nil
+}
+
+// limits returns the limits of a run in the given formats.
+func (f *limitFlags) limits(formats []string) runner.Limits {
+	return runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Views: results.ShowsViews(formats)}
 }
 
 // addOutFlag adds -o/--out.
@@ -198,14 +245,25 @@ func checkOut(cmd *cobra.Command, out string) error {
 	return nil
 }
 
-// loadExperiments reads the experiment files with the environment's and
-// sets' overrides. On an error it prints every error of every file and
-// returns exit code 2 as the error.
-func loadExperiments(files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
-	exps, err := experiment.LoadAll(files, experiment.OverridesFromEnv(sets))
+// loadExperiments reads the experiment files, and the files of the
+// folders among them, with the environment's and sets' overrides, for a
+// command that runs them: it names on stderr each base of a folder it
+// skips. On an error it prints every error of every file and returns exit
+// code 2 as the error.
+func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
+	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
+	for _, path := range b.Bases {
+		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, path)
+	}
+	return b.Experiments, err
+}
+
+// loadBatch is loadExperiments for either treatment of bases.
+func loadBatch(files, sets []string, bases experiment.Bases, stderr io.Writer) (experiment.Batch, error) {
+	b, err := experiment.LoadArgs(experiment.Disk, files, experiment.OverridesFromEnv(sets), bases)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, exitCode(exitBadUser)
+		return b, exitCode(exitBadUser)
 	}
-	return exps, nil
+	return b, nil
 }

@@ -43,7 +43,17 @@ func TestCommandLine(t *testing.T) {
 		{"empty --out=", []string{"plan", "--out=", lessonFile}, exitBadUser, "", "ckptlab plan: -o is empty", false},
 		{"bad -j", []string{"run", "-j", "-1", "-o", out, lessonFile}, exitBadUser, "", "-j -1 is not a number of jobs", false},
 		{"flags after the file", []string{"run", lessonFile, "-o", out, "--format", "CSV", "-q"}, exitOK, filepath.Join(out, "lesson", "grid.csv"), "", true},
-		{"flags between files", []string{"validate", lessonFile, "--set", "workers=2", lessonFile}, exitBadUser, "", "is also the name of", false},
+		{"flags between files", []string{"validate", lessonFile, "--set", "workers=2", lessonFile}, exitBadUser, "", lessonFile + ": given twice on the command line (want each file once)\n", false},
+		{"one file by two paths", []string{"plan", lessonFile, "./" + lessonFile}, exitBadUser, "",
+			"./" + lessonFile + ": the file " + lessonFile + " is, given twice on the command line (want each file once)\n", false},
+		{"key=value for --set", []string{"plan", lessonFile, "subscribers=500"}, exitBadUser, "",
+			"subscribers=500: cannot read the file: no such file or directory (to override subscribers, write --set subscribers=500)\n", false},
+		{"plan of a run refused", []string{"plan", "--set", "periods=12000", "--set", "intervals=all", lessonFile}, exitOK,
+			"  refused          a run would be refused: failures.csv would have 143999999 rows, more than --max-points 10000000", "", true},
+		{"plan within a raised limit", []string{"plan", "--max-points", "200000000", "--set", "periods=12000", "--set", "intervals=all", lessonFile}, exitOK,
+			"  failures rows    143999999\n", "", true},
+		{"plan of a run refused for memory", []string{"plan", "--max-memory", "1", lessonFile}, exitOK,
+			"more than --max-memory 1", "", true},
 		{"--set with commas", []string{"plan", "--set", "intervals=[none,4,6]", "--set=probabilities=[0.5,0.25]", lessonFile}, exitOK, "  intervals        none, 4, 6  # --set\n", "", true},
 		{"format case", []string{"plan", "--format", "Csv,XLSX", lessonFile}, exitOK, "lesson.xlsx", "", true},
 		{"flow syntax hint", []string{"validate", "--set", "workers={from:1,to:4}", lessonFile}, exitBadUser, "",
@@ -102,6 +112,8 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
 	os.Truncate(big, experiment.MaxFileBytes+1)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
 	for _, tt := range []struct {
 		args  []string
 		stdin string
@@ -111,7 +123,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 		{[]string{"validate", "/dev/zero"}, "", "is not a regular file but a device"},
 		{[]string{"run", big}, "", "the file is larger than 4 MiB"},
 		{[]string{"validate", "-"}, "/dev/zero", "<stdin>: standard input is larger than 4 MiB"},
-		{[]string{"validate", dir}, "", "is a folder, not an experiment file"},
+		{[]string{"validate", empty}, "", "is a folder without *.yaml or *.yml files"},
 	} {
 		cmd := helper(t, tt.args...)
 		if tt.stdin != "" {
@@ -150,3 +162,18 @@ func TestLostStdout(t *testing.T) {
 		t.Errorf("run with a failing stdout = %d, stderr %q; want %d and the reason", code, stderr.String(), exitFailed)
 	}
 }
+
+// TestPanicIsNotBadInput checks that a panic, a bug of ckptlab, exits 1
+// with a message that says so, never 2, the code of bad input.
+func TestPanicIsNotBadInput(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := Main([]string{"plan", lessonFile}, panicWriter{}, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "ckptlab: internal error: a test panic (a bug of ckptlab, not of the input") {
+		t.Errorf("Main exited %d, stderr %q, stdout %q", code, stderr.String(), stdout.String())
+	}
+}
+
+// panicWriter panics on its first write.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("a test panic") }

@@ -61,6 +61,15 @@ func TestLessonDecisions(t *testing.T) {
 		t.Errorf("best declared expected total at 0.5 = %s, want none's %s", got, lessonfigures.NoneAtHalf)
 	}
 
+	for _, want := range lessonfigures.Schedules[1:] {
+		r := dec.one(t, "probability", lessonfigures.Canon(want[0]))
+		got := []string{want[0], dec.get(t, r, "schedule_checkpoints"), dec.get(t, r, "schedule_points"),
+			dec.decimals(t, r, "schedule_expected_total", 1)}
+		if !slices.Equal(got, want) {
+			t.Errorf("decisions.csv schedule at probability %s: %v, want %v", want[0], got[1:], want[1:])
+		}
+	}
+
 	be := readTable(t, filepath.Join(dir, "breakeven.csv"))
 	got := [][]string{lessonfigures.Breakeven[0]}
 	for _, row := range be.rows {
@@ -76,17 +85,26 @@ func TestLessonDecisions(t *testing.T) {
 	// The headline: after the file list, under -q, in words.
 	text := stdout.String()
 	for _, want := range []string{
-		"none on [0, 11/18]", "6 on [11/18, 11/12]", "4 on [11/12, 1]",
-		"at probability 1: expected total picks 4 (927.3), worst case 4 (1200)",
-		"interval 7, not declared, beats them all at 763.6",
-		"Young 4.899, Daly 4.199",
+		"lesson: at failure probability 1.0000, checkpoint every 4 periods (expected cost 927.3 rows)",
+		"no checkpoint for p from 0 to 11/18 (0.6111)",
+		"every 6 periods for p from 11/18 (0.6111) to 11/12 (0.9167)",
+		"every 4 periods for p from 11/12 (0.9167) to 1",
+		"the worst case is least at every 4 periods (1,200.0)",
+		"checkpointing every 7 periods, not declared, would cost 763.6",
+		"textbook estimate every 4.90 (Young) or 4.20 (Daly) periods",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, text)
 		}
 	}
-	if lines := strings.Count(text, "\n"); lines > 4+12 {
-		t.Errorf("stdout has %d lines, want the 4 files and at most 12 of headline", lines)
+	headline := 0
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if !strings.HasPrefix(line, dir) {
+			headline++
+		}
+	}
+	if headline == 0 || headline > 12 {
+		t.Errorf("stdout has %d lines of headline after the files, want 1 to 12:\n%s", headline, text)
 	}
 }
 

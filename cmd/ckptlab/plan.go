@@ -17,17 +17,25 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 		out     string
 		sets    []string
 		formats formatsFlag
+		limits  limitFlags
 	)
 	cmd := &cobra.Command{
-		Use:                   "plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] FILE...",
-		Short:                 "Print the values, table sizes and outputs of a run without evaluating",
+		Use:   "plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [--max-points N] [--max-memory MiB] FILE...",
+		Short: "Print the values, table sizes and outputs of a run without evaluating",
+		Long: `Print the values, table sizes and outputs of a run without evaluating.
+
+A plan whose run would be refused by --max-points or --max-memory says so
+on a line "refused"; the plan itself succeeded, so it exits 0.`,
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
 			if err := checkOut(cmd, out); err != nil {
 				return err
 			}
-			exps, err := loadExperiments(files, sets, stderr)
+			if err := limits.check(cmd); err != nil {
+				return err
+			}
+			exps, err := loadExperiments("plan", files, sets, stderr)
 			if err != nil {
 				return err
 			}
@@ -35,7 +43,7 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 				if i > 0 {
 					fmt.Fprintln(stdout)
 				}
-				if err := runner.WritePlan(stdout, e, out, formats.list); err != nil {
+				if err := runner.WritePlan(stdout, e, out, formats.list, limits.limits(formats.list)); err != nil {
 					fmt.Fprintf(stderr, "ckptlab plan: %v\n", err)
 					return exitCode(exitFailed)
 				}
@@ -46,5 +54,6 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 	addOutFlag(cmd, &out, "a run would write results into `OUT`/<name>/")
 	addSetFlag(cmd, &sets)
 	addFormatFlag(cmd, &formats)
+	addLimitFlags(cmd, &limits, "say that it would refuse a run")
 	return cmd
 }

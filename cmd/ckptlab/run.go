@@ -23,16 +23,14 @@ const defaultFormats = "csv,xlsx"
 
 // runFlags are the flags of run.
 type runFlags struct {
-	out       string
-	sets      []string
-	formats   formatsFlag
-	jobs      int
-	maxPoints int64
-	maxMemory int64 // MiB
-	quiet     bool
-	check     bool
-	shard     string
-	shardOf   runner.Shard // shard, parsed; zero for an unsharded run
+	out     string
+	sets    []string
+	formats formatsFlag
+	limitFlags
+	quiet   bool
+	check   bool
+	shard   string
+	shardOf runner.Shard // shard, parsed; zero for an unsharded run
 }
 
 // newRunCmd returns ckptlab run, which evaluates experiments and writes
@@ -53,20 +51,14 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if err := checkOut(cmd, f.out); err != nil {
 				return err
 			}
-			if f.maxPoints < 1 {
-				return usagef(cmd, "--max-points %d is not a number of rows (want >= 1)", f.maxPoints)
-			}
-			if f.maxMemory < 1 {
-				return usagef(cmd, "--max-memory %d is not a number of mebibytes (want >= 1)", f.maxMemory)
-			}
-			if f.jobs < 0 {
-				return usagef(cmd, "-j %d is not a number of jobs (want >= 1, or 0 for one per core)", f.jobs)
+			if err := f.limitFlags.check(cmd); err != nil {
+				return err
 			}
 			if err := parseShardFlag(cmd, &f); err != nil {
 				return err
 			}
-			if f.out == "-" && (f.check || !slices.Equal(f.formats.list, []string{results.FormatMD})) {
-				return usagef(cmd, "-o - writes the Markdown to stdout: it takes --format md alone, without --check")
+			if f.out == "-" && (f.check || len(f.formats.list) != 1 || !slices.Contains([]string{results.FormatMD, results.FormatJSON}, f.formats.list[0])) {
+				return usagef(cmd, "-o - writes the Markdown or the JSON to stdout: it takes --format md or --format json alone, without --check")
 			}
 			if code := run(files, f, stdout, stderr); code != exitOK {
 				return exitCode(code)
@@ -78,9 +70,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 	addOutFlag(cmd, &f.out, "write results into `OUT`/<name>/")
 	addSetFlag(cmd, &f.sets)
 	addFormatFlag(cmd, &f.formats)
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
-	fl.Int64Var(&f.maxPoints, "max-points", 10_000_000, "refuse a run any of whose tables (grid.csv, failures.csv) would have more than `N` rows")
-	fl.Int64Var(&f.maxMemory, "max-memory", 4096, "refuse a run that would hold more than `MiB` mebibytes of counts and views")
+	addLimitFlags(cmd, &f.limitFlags, "refuse a run")
 	addQuietFlag(cmd, &f.quiet)
 	fl.StringVar(&f.shard, "shard", "", "count only shard `I/N` (1-based) into OUT/<name>/shards/I-of-N, for ckptlab merge; auto or auto/N reads I (and N) from the batch engine's environment")
 	fl.BoolVar(&f.check, "check", false, "write nothing: compare the files in OUT/<name>/ with a fresh run, list those that differ, exit 1 if any")
@@ -89,65 +79,78 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 
 // run is ckptlab run once its flags are read; it returns the exit code.
 func run(files []string, f runFlags, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files, f.sets, stderr)
+	exps, err := loadExperiments("run", files, f.sets, stderr)
 	if err != nil {
 		return exitBadUser
 	}
-	limits := runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Views: results.ShowsViews(f.formats.list)}
+	limits := f.limits(f.formats.list)
 	for _, e := range exps {
 		if msg := limits.Exceeded(e); msg != "" {
 			fmt.Fprintf(stderr, "ckptlab run: %s: %s\n", e.File, msg)
 			return exitBadUser
 		}
 	}
+	if !f.check && f.out != "-" {
+		if code := checkFolders("run", exps, f.out, stderr); code != exitOK {
+			return code
+		}
+	}
 
 	ctx, stop := commandContext("run", stderr)
 	defer stop()
-	var checked, differ int
+	var counts checkCounts
 	for _, e := range exps {
-		var n, d int
+		var c checkCounts
 		if f.shardOf.Valid() {
 			err = runShard(ctx, e, f.shardOf, f, stdout, stderr)
 		} else {
-			n, d, err = runOne(ctx, e, f, stdout, stderr)
+			c, err = runOne(ctx, e, f, stdout, stderr)
 		}
 		if err != nil {
 			return failed(ctx, "run", e.File, err, stderr)
 		}
-		checked, differ = checked+n, differ+d
+		counts = counts.add(c)
 	}
 	if f.check {
-		return reportCheck(checked, differ, stdout)
+		return reportCheck(counts, stdout)
 	}
 	return exitOK
 }
 
 // runOne evaluates one experiment and writes its files, or with --check
-// compares them, returning how many files it compared and how many differ.
-func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, stderr io.Writer) (checked, differ int, err error) {
+// compares them, returning what the comparison found.
+func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, stderr io.Writer) (checkCounts, error) {
 	report, finish := newProgress(stderr, f.quiet)
 	res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
 	finish()
 	if err != nil {
-		return 0, 0, err
+		return checkCounts{}, err
 	}
 	set, err := res.SetContext(ctx, f.formats.list)
 	if err != nil {
-		return 0, 0, err
+		return checkCounts{}, err
 	}
 	set = withRowsProgress(set, e.GridRows(), stderr, f.quiet)
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats.list, stdout)
 	}
-	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY"
-		return 0, 0, results.WriteMarkdown(stdout, set)
+	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY", or the JSON
+		if f.formats.list[0] == results.FormatJSON {
+			return checkCounts{}, results.WriteJSON(stdout, set)
+		}
+		return checkCounts{}, results.WriteMarkdown(stdout, set)
 	}
-	return 0, 0, writeSet(ctx, set, f.out, f.formats.list, stdout)
+	return checkCounts{}, writeSet(ctx, set, f.out, f.formats.list, stdout, stderr)
 }
 
 // writeSet writes the set into out, then prints the paths of its files
-// and its headline: the answer, under -q too.
-func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout io.Writer) error {
+// and its headline: the answer, under -q too. Each file of the previous set
+// that the write removed is named on stderr, as it goes.
+func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout, stderr io.Writer) error {
+	ctx = results.OnRemoved(ctx, func(path string) {
+		fmt.Fprintf(stderr, "ckptlab: removed %s: of the previous set in %s, of another experiment or version, and of a format this run does not write\n",
+			path, filepath.Dir(path))
+	})
 	if err := set.WriteContext(ctx, out, formats); err != nil {
 		return err
 	}
@@ -160,12 +163,12 @@ func writeSet(ctx context.Context, set results.Set, out string, formats []string
 
 // parseFormats reads the --format list, in any case: CSV is csv.
 func parseFormats(s string) ([]string, error) {
-	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	var out []string
 	for _, f := range strings.Split(s, ",") {
 		f = strings.ToLower(strings.TrimSpace(f))
 		if !slices.Contains(known, f) {
-			return nil, fmt.Errorf("%q is not a format (want a list of csv, xlsx, md)", f)
+			return nil, fmt.Errorf("%q is not a format (want a list of csv, xlsx, md, json)", f)
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)

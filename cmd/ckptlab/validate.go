@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"ckptlab/runner/experiment"
 )
 
 // newValidateCmd returns ckptlab validate, which checks experiment files
@@ -18,12 +20,15 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			exps, err := loadExperiments(files, sets, stderr)
+			b, err := loadBatch(files, sets, experiment.CheckBases, stderr)
 			if err != nil {
 				return err
 			}
-			for _, e := range exps {
+			for _, e := range b.Experiments {
 				fmt.Fprintf(stdout, "%s: ok\n", e.File)
+			}
+			for _, path := range b.Bases {
+				fmt.Fprintf(stdout, "%s: ok (a base)\n", path)
 			}
 			return nil
 		},

@@ -113,3 +113,19 @@ var Breakeven = [][]string{
 	{"6", "11/18", "11/12"},
 	{"4", "11/12", "1"},
 }
+
+// Schedules is the best checkpoint schedule of the lesson's stream at each
+// of its probabilities, over every set of checkpoint points, worked out by
+// hand from Matrix: at probability 1 checkpoints after 2026-05 and 2026-09
+// leave 200, 400 and 600 rows after each, 3600 over the eleven failures,
+// so 3600/11 + 2 × 200 = 727.3 (interval 7: 763.6; interval 4: 927.3); one
+// after 2026-07 leaves 200 + … + 1000 before it and 200 + … + 1000 after,
+// 6000, so 0.75 × 6000/11 + 200 = 609.1 and 0.5 × 6000/11 + 200 = 472.7;
+// at 0.25 holding none costs 0.25 × 13200/11 = 300. Totals to one decimal.
+var Schedules = [][]string{
+	{"probability", "schedule_checkpoints", "schedule_points", "schedule_expected_total"},
+	{"1", "2", "2026-05 2026-09", "727.3"},
+	{"0.75", "1", "2026-07", "609.1"},
+	{"0.5", "1", "2026-07", "472.7"},
+	{"0.25", "0", "", "300.0"},
+}

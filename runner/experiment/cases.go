@@ -177,32 +177,6 @@ func (e *Experiment) Excluded(p Point) bool {
 	return false
 }
 
-// IntervalsLeft sets dst[i] to whether the point p at the interval
-// intervals[i] is left in the grid, no exclude entry dropping it, and
-// returns dst, grown to the number of intervals as needed; p.Interval is
-// not read. It is Excluded for every interval of a point at once, as
-// evaluation asks of every point it writes: it matches each axis against
-// the entries once, a bit per entry that takes in every value but the
-// interval, then the interval's.
-func (e *Experiment) IntervalsLeft(dst []bool, p Point, intervals []model.Interval) []bool {
-	dst = dst[:0]
-	x := e.Exclude
-	var m uint64
-	if len(x) > 0 {
-		m = maskOf(p.Seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
-			maskOf(p.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers }) &
-			maskOf(p.Periods, x, func(x *Exclusion) []int { return x.Periods }) &
-			maskOf(p.PartitionKey, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }) &
-			maskOf(p.Workers, x, func(x *Exclusion) []int { return x.Workers }) &
-			stateRowsMask(p.StateRows, p.Subscribers, x) &
-			maskOf(p.Probability, x, func(x *Exclusion) []float64 { return x.Probabilities })
-	}
-	for _, k := range intervals {
-		dst = append(dst, m == 0 || m&maskOf(k, x, func(x *Exclusion) []model.Interval { return x.Intervals }) == 0)
-	}
-	return dst
-}
-
 // axisText writes the grid's values of an axis key, each with format.
 // intervals: all is the word all.
 func (g *Grid) axisText(key string, join func(values []string) string, float func(float64) string) string {

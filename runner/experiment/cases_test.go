@@ -3,6 +3,7 @@ package experiment
 import (
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"ckptlab/model"
@@ -130,5 +131,73 @@ func BenchmarkSizesWithExclusions(b *testing.B) {
 	}
 	for b.Loop() {
 		e.Sizes()
+	}
+}
+
+// TestOverridesShadowCases checks that an override of an axis key applies
+// to every case that sets the key, that the resolved cases no longer hold
+// the value the override replaced, and that a collision the override
+// causes names it.
+func TestOverridesShadowCases(t *testing.T) {
+	paired := "name: x\ncases:\n  - {subscribers: 200, periods: 12}\n  - {subscribers: 1000, periods: 36}\n"
+	apart := "name: x\ncases:\n  - {subscribers: 200}\n  - {subscribers: 1000}\n"
+	tests := []struct {
+		name, file string
+		o          Overrides
+		subs       [][]int  // each case's subscribers
+		keys       []string // the keys of the first case
+		want       string   // the error; "" for none
+	}{
+		{"set replaces every case", paired, Overrides{Sets: []string{"subscribers=500"}},
+			[][]int{{500}, {500}}, []string{"periods"}, ""},
+		{"env replaces every case", paired, Overrides{Env: []string{"CKPTLAB_SUBSCRIBERS=[7, 8]"}},
+			[][]int{{7, 8}, {7, 8}}, []string{"periods"}, ""},
+		{"other keys left", paired, Overrides{Sets: []string{"workers=2"}},
+			[][]int{{200}, {1000}}, []string{"subscribers", "periods"}, ""},
+		{"cases set on the command line keep their values", paired,
+			Overrides{Sets: []string{"cases=[{subscribers: 3}, {subscribers: 4}]", "subscribers=9"}},
+			[][]int{{3}, {4}}, []string{"subscribers"}, ""},
+		{"cases set after env win over it", paired,
+			Overrides{Env: []string{"CKPTLAB_SUBSCRIBERS=7"}, Sets: []string{"cases=[{subscribers: 3}, {subscribers: 4}]"}},
+			[][]int{{3}, {4}}, []string{"subscribers"}, ""},
+		{"collision names the override", apart, Overrides{Sets: []string{"subscribers=500"}}, nil, nil,
+			"x.yaml:4:5: cases[1]: shares the grid point seed 20260218, subscribers 500, periods 12, partition_key subscriber, " +
+				"workers 4, state_rows 500, probability 1, interval none with cases[0] (line 3), once --set subscribers replaces " +
+				"the values the cases set, as the command line does in every case (want each point in one case)"},
+		{"collision names the variable", apart, Overrides{Env: []string{"CKPTLAB_SUBSCRIBERS=5"}}, nil, nil,
+			"x.yaml:4:5: cases[1]: shares the grid point seed 20260218, subscribers 5, periods 12, partition_key subscriber, " +
+				"workers 4, state_rows 5, probability 1, interval none with cases[0] (line 3), once CKPTLAB_SUBSCRIBERS replaces " +
+				"the values the cases set, as the command line does in every case (want each point in one case)"},
+		{"a replaced value is still checked", "name: x\ncases:\n  - {subscribers: 0}\n", Overrides{Sets: []string{"subscribers=5"}}, nil, nil,
+			"x.yaml:3:19: cases[0].subscribers: 0 is not a subscriber count (want >= 1)"},
+		{"intervals checked against the periods that take effect",
+			"name: x\nfailure_period: 2026-03\ncases:\n  - {periods: 4, intervals: [5]}\n  - {periods: 12}\n", Overrides{Sets: []string{"periods=6"}},
+			nil, nil, "x.yaml:5:5: cases[1]: shares the decision seed 20260218, subscribers 200, periods 6, state_rows 200, probability 1 " +
+				"with cases[0] (line 4), once --set periods replaces the values the cases set, as the command line does in every case, " +
+				"which gives it other intervals (want the same intervals for a source, state rows and probability in every case, " +
+				"whatever the partitioning, so that best and decisions.csv compare them all)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := LoadBytes("x.yaml", []byte(tt.file), tt.o)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Fatalf("error = %q\nwant    %q", got, tt.want)
+			}
+			if err != nil {
+				return
+			}
+			for i, g := range e.Cases {
+				if !slices.Equal(g.Subscribers, tt.subs[i]) {
+					t.Errorf("cases[%d] subscribers = %v, want %v", i, g.Subscribers, tt.subs[i])
+				}
+			}
+			if !slices.Equal(e.Cases[0].Keys, tt.keys) {
+				t.Errorf("cases[0] keys = %v, want %v", e.Cases[0].Keys, tt.keys)
+			}
+		})
 	}
 }

@@ -23,6 +23,10 @@ type Error struct {
 	File      string
 	Line, Col int
 	Key, Msg  string
+	// Via is, for an error in a base, the chain of extends that brought
+	// the base in, innermost first: "in experiments/large-job.yaml:1:10:
+	// extends". It is empty for the file the command line names.
+	Via string
 }
 
 // Error formats the error as FILE:LINE:COL: KEY: MSG; as ORIGIN KEY: MSG
@@ -43,6 +47,9 @@ func (e *Error) Error() string {
 		b.WriteString(" " + e.Key + ":")
 	}
 	b.WriteString(" " + e.Msg)
+	if e.Via != "" {
+		b.WriteString("; " + e.Via)
+	}
 	return b.String()
 }
 
@@ -78,9 +85,11 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// sortErrors orders the errors of one file by position; errors of
-// overrides, which have none, follow in the order they were found.
-func sortErrors(l ErrorList) {
+// sortErrors orders the errors of one experiment by file, in the order
+// the files were read (order, the file itself first), and by position in
+// each; errors of overrides, which have none, follow in the order they
+// were found.
+func sortErrors(l ErrorList, order map[string]int) {
 	slices.SortStableFunc(l, func(a, b *Error) int {
 		if c := cmp.Compare(errorRank(a), errorRank(b)); c != 0 {
 			return c
@@ -88,7 +97,8 @@ func sortErrors(l ErrorList) {
 		if a.Line == 0 {
 			return 0
 		}
-		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		return cmp.Or(cmp.Compare(order[a.File], order[b.File]),
+			cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Via, b.Via))
 	})
 }
 

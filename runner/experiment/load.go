@@ -6,12 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"syscall"
-
-	"gopkg.in/yaml.v3"
 )
 
 // MaxFileBytes is the largest experiment file Load reads, 4 MiB: a
@@ -39,16 +38,76 @@ var Stdin io.Reader = os.Stdin
 //
 // The error, when there is one, is an ErrorList holding every error of the
 // file and of the overrides, sorted by position.
+//
+// A file without name is a base, which other files extend: Load refuses
+// it (see LoadArgs, which checks bases). The bases a file extends are read
+// from the disk.
 func Load(path string, o Overrides) (*Experiment, error) {
+	return LoadFrom(Disk, path, o)
+}
+
+// LoadFrom is Load for a file and bases read from files, such as a git
+// revision (see FS).
+func LoadFrom(files Files, path string, o Overrides) (*Experiment, error) {
+	e, err := loadFrom(files, path, o)
+	if err != nil {
+		return nil, err
+	}
+	if e.Name == "" {
+		return nil, baseError(e.File)
+	}
+	return e, nil
+}
+
+// loadFrom reads the file at path from files and loads it; a base loads
+// as an experiment without a name.
+func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 	name := path
+	var data []byte
+	var err error
 	if path == StdinPath {
 		name = StdinName
+		data, err = readLimited(Stdin, "standard input")
+	} else {
+		data, err = files.ReadFile(path)
 	}
-	data, err := readInput(path)
 	if err != nil {
-		return nil, ErrorList{{File: name, Msg: err.Error()}}
+		msg := err.Error()
+		if errors.Is(err, fs.ErrNotExist) {
+			msg += setHint(path)
+		}
+		return nil, ErrorList{{File: name, Msg: msg}}
 	}
-	return LoadBytes(name, data, o)
+	return loadBytes(files, name, data, o)
+}
+
+// baseError refuses to run the base at path.
+func baseError(path string) ErrorList {
+	return ErrorList{{File: path, Line: 1, Col: 1,
+		Msg: "is a base: it has no name (want a name: line in it to run it, or run a file that extends it)"}}
+}
+
+// identifier matches a word that could be meant as a key.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// setHint returns, for a missing file whose name reads as key=value with a
+// key of the experiment file, a hint that an override is written
+// --set key=value; "" for any other name.
+func setHint(path string) string {
+	key, _, ok := strings.Cut(path, "=")
+	if !ok || strings.ContainsAny(key, `/\`) {
+		return ""
+	}
+	if d := keyNamed(key); d != nil {
+		return " (to override " + d.Name + ", write --set " + path + ")"
+	}
+	if d := nearestKey(key); d != nil {
+		return " (to override a key, write --set key=value; did you mean --set " + d.Name + "=…?)"
+	}
+	if identifier.MatchString(key) {
+		return " (to override a key, write --set key=value)"
+	}
+	return ""
 }
 
 // readInput reads an experiment file, or standard input for "-", within
@@ -136,63 +195,56 @@ func pathErr(err error) error {
 
 // LoadBytes is Load for the contents of a file already read; path names
 // the file in the experiment and in errors.
+// Its bases are read from the disk; a base is refused, as by Load.
 func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
+	e, err := loadBytes(Disk, path, data, o)
+	if err != nil {
+		return nil, err
+	}
+	if e.Name == "" {
+		return nil, baseError(path)
+	}
+	return e, nil
+}
+
+// loadBytes layers the file's bases, the file and the overrides and
+// resolves the experiment; a base resolves to one without a name.
+func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment, error) {
 	l := newLoader(path)
-	l.readFile(data)
+	l.files = files
+	l.readFile(link{path: path}, data, nil)
 	l.readEnv(o.Env)
 	l.readSets(o.Sets)
 	e := l.resolve()
-	sortErrors(l.errs)
+	sortErrors(l.errs, l.order)
 	if len(l.errs) > 0 {
 		return nil, append(l.errs, flowHints(o.Sets, l.errs)...)
 	}
 	return e, nil
 }
 
-// LoadAll loads every file with the same overrides. It returns the
-// experiments in the order of paths, or, when any file has an error, no
-// experiment and an ErrorList of every error of every file, file by file.
-// Two experiments of one name would write to the same folder; that is an
-// error too.
-func LoadAll(paths []string, o Overrides) ([]*Experiment, error) {
-	var all ErrorList
-	said := map[string]bool{} // override errors, which every file repeats
-	names := map[string]string{}
-	out := make([]*Experiment, 0, len(paths))
-	stdin := 0
-	for _, path := range paths {
-		if path == StdinPath {
-			if stdin++; stdin > 1 {
-				all = append(all, &Error{File: StdinName, Msg: "- is given twice (want standard input once)"})
-				continue
-			}
-		}
-		e, err := Load(path, o)
-		var list ErrorList
-		if errors.As(err, &list) {
-			for _, x := range list {
-				if x.File == OriginSet || x.File == OriginEnv {
-					if said[x.Error()] {
-						continue
-					}
-					said[x.Error()] = true
-				}
-				all = append(all, x)
-			}
-			continue
-		}
-		if first, ok := names[e.Name]; ok {
-			all = append(all, &Error{File: path, Key: "name",
-				Msg: e.Name + " is also the name of " + first + " (want one experiment per name, each writes OUT/<name>)"})
-			continue
-		}
-		names[e.Name] = path
-		out = append(out, e)
+// givenFile is a file of the command line: its path and, where it could
+// be read, what the file system says of it.
+type givenFile struct {
+	path string
+	fi   fs.FileInfo
+}
+
+// sameFile reports whether path names a file given before (the same path
+// cleaned, or the same file by another path or link), and returns the path
+// it was first given as; otherwise it records path.
+func sameFile(given *[]givenFile, path string) (first string, twice bool) {
+	if path == StdinPath {
+		return "", false
 	}
-	if len(all) > 0 {
-		return nil, all
+	fi, _ := os.Stat(path)
+	for _, g := range *given {
+		if filepath.Clean(g.path) == filepath.Clean(path) || fi != nil && g.fi != nil && os.SameFile(fi, g.fi) {
+			return g.path, true
+		}
 	}
-	return out, nil
+	*given = append(*given, givenFile{path, fi})
+	return "", false
 }
 
 // flowColon finds a colon with no space after it in a flow mapping, as in
@@ -220,55 +272,4 @@ func flowHints(sets []string, errs ErrorList) ErrorList {
 			Msg: fmt.Sprintf("hint: in YAML flow syntax a colon takes a space after it (want --set '%s=%s')", key, fixed)})
 	}
 	return out
-}
-
-// readFile reads the file's layer: the top-level mapping, key by key.
-func (l *loader) readFile(data []byte) {
-	fp := place{File: l.path, Lines: true}
-	root, errs := parseDocument(data, fp)
-	l.errs = append(l.errs, errs...)
-	l.root = root
-	if len(errs) > 0 {
-		l.noTop = true
-	}
-	if root == nil {
-		return
-	}
-	l.errs = append(l.errs, checkNode(root, "", fp)...)
-	if root.Kind != yaml.MappingNode {
-		l.errs = append(l.errs, fp.errorAt(root, "",
-			"the top level is %s, not a mapping (want key: value lines)", kindName(root)))
-		l.noTop = true
-		return
-	}
-	layer := map[string]any{}
-	firsts := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		kp := place{File: l.path, Name: shown(k), Lines: true}
-		errs := append(checkNode(k, "", fp), checkPlain(v, "", kp)...)
-		l.errs = append(l.errs, errs...)
-		if len(errs) > 0 {
-			v = nil // never read a value that may hold an alias
-		}
-		if k.Kind == yaml.AliasNode || k.ShortTag() == "!!merge" {
-			continue
-		}
-		if k.Kind != yaml.ScalarNode {
-			l.errs = append(l.errs, fp.errorAt(k, "", "%s is not a key (want a key name)", kindName(k)))
-			continue
-		}
-		d := keyNamed(k.Value)
-		if d == nil {
-			l.errs = append(l.errs, fp.errorAt(k, shown(k), "unknown key (%s)", suggestKey(k.Value)))
-			continue
-		}
-		if first := firsts[d.Name]; first != nil {
-			l.errs = append(l.errs, fp.errorAt(k, d.Name, "duplicate key (want it once; first at line %d)", first.Line))
-			continue
-		}
-		firsts[d.Name] = k
-		layer[d.Name] = l.newSetting(d.Name, kp, v).ID
-	}
-	l.load(layer)
 }

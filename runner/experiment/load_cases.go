@@ -41,6 +41,9 @@ type mapItem struct {
 	keys   []string // as written, in order
 	nodes  map[string]*yaml.Node
 	values map[string]*parsed
+	// shadowed lists the overrides that replaced keys the case sets, such
+	// as "--set subscribers": the case takes the override's value instead.
+	shadowed []string
 }
 
 // suffix is the item's path below the list's key: "[1]".
@@ -53,6 +56,10 @@ type fileFrame struct {
 	frame
 	intervals        []model.Interval // nil for intervals: all or an interval with errors
 	failurePeriodSet bool
+	// overrides names, for each axis key an override sets, that override
+	// ("--set subscribers", "CKPTLAB_SUBSCRIBERS"): the command line wins
+	// over every case, so a case's value of such a key is left out.
+	overrides map[string]string
 }
 
 // readItems reads the list of mappings at n, the value of key d. It reports
@@ -177,6 +184,7 @@ func (c *checker) readCases(n *yaml.Node, ff fileFrame) []*mapItem {
 	items := c.readItems(keyNamed("cases"), n, maxCases)
 	for _, it := range items {
 		c.readKeys(it, caseKey)
+		c.shadow(it, ff.overrides)
 		fr := ff.frame
 		if pn := it.nodes["periods"]; pn != nil {
 			sc := c.sub(it, "periods")
@@ -198,6 +206,55 @@ func (c *checker) readCases(n *yaml.Node, ff fileFrame) []*mapItem {
 		}
 	}
 	return items
+}
+
+// shadow leaves out of a case the keys an override sets, after checking
+// their values on their own: the override's value is the one that takes
+// effect, in every case, as it does for the file's value.
+func (c *checker) shadow(it *mapItem, overrides map[string]string) {
+	for _, key := range axisKeys {
+		vn := it.nodes[key]
+		by := overrides[key]
+		if vn == nil || by == "" {
+			continue
+		}
+		sc := c.sub(it, key)
+		sc.values(keyNamed(key), vn, frame{})
+		c.errs = append(c.errs, sc.errs...)
+		delete(it.nodes, key)
+		it.keys = slices.DeleteFunc(it.keys, func(k string) bool { return k == key })
+		it.shadowed = append(it.shadowed, by)
+	}
+}
+
+// caseOverrides returns the axis keys whose winning value is an override
+// of a layer above that of the cases, each with the name of the override:
+// those values replace the cases' own. Within one layer a case's value is
+// the more specific and wins, as it does in the file.
+func caseOverrides(win map[string]*setting) map[string]string {
+	out := map[string]string{}
+	cases := layerRank(win["cases"])
+	for _, key := range axisKeys {
+		s := win[key]
+		if r := layerRank(s); r > cases {
+			out[key] = s.Place.overrideName()
+		}
+	}
+	return out
+}
+
+// layerRank orders the layers a setting may come from: 0 for the file (or
+// no setting), 1 for the environment, 2 for --set.
+func layerRank(s *setting) int {
+	switch {
+	case s == nil:
+		return 0
+	case s.Place.File == OriginEnv:
+		return 1
+	case s.Place.File == OriginSet:
+		return 2
+	}
+	return 0
 }
 
 // casePeriods checks a case's periods v against what the case leaves to
@@ -241,8 +298,9 @@ func (g *Grid) stateRowsTwice() (n int, twice bool) {
 	if !slices.Contains(g.StateRows, SubscriberState) {
 		return 0, false
 	}
+	listed := setOf(g.StateRows)
 	for _, n := range g.Subscribers {
-		if slices.Contains(g.StateRows, n) {
+		if listed[n] {
 			return n, true
 		}
 	}
@@ -279,7 +337,7 @@ func partitionKeys(words []string) []model.PartitionKey {
 // case. The cases are checked against fr and the file's intervals iv (ok
 // false when they have errors, iv nil when they are the lesson's).
 func (l *loader) readGrid(win map[string]*setting, fr frame, iv *parsed, ok bool, done []bool) (cases, exclude []*mapItem, labels frame) {
-	ff := fileFrame{frame: fr, failurePeriodSet: win["failure_period"] != nil}
+	ff := fileFrame{frame: fr, failurePeriodSet: win["failure_period"] != nil, overrides: caseOverrides(win)}
 	switch {
 	case ok && iv == nil:
 		ff.intervals = Lesson("").Intervals

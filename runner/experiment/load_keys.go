@@ -17,6 +17,7 @@ const (
 	maxFaults      = 1_000_000_000
 	maxAxisValues  = 1_000_000 // values one range may expand to
 	maxSeed        = 1<<32 - 1
+	maxWeight      = 1_000_000 // of one failure period (failure_weights)
 )
 
 // namePattern is what a name must match: it names the output folder, so it
@@ -36,6 +37,8 @@ const (
 	typeInterval                  // none or a whole number within Min..Max
 	typeCases                     // a list of cases, mappings of axis keys (SPEC §7)
 	typeExclude                   // a list of exclude entries (SPEC §7)
+	typePaths                     // paths of files, one or a list (extends)
+	typeWeights                   // a mapping of period labels to whole numbers within Min..Max
 )
 
 // keyDef defines one key of an experiment file. The table of keyDefs
@@ -64,8 +67,10 @@ type keyDef struct {
 var keyTable = []*keyDef{
 	{Name: "version", Doc: "Schema version of the file; 1 is the only one so far.",
 		Type: typeInt, Min: 1, Max: 1, Noun: "supported version", Default: 1},
-	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>.",
-		Type: typeName, Required: true, Noun: "name"},
+	{Name: ExtendsKey, Doc: "Bases of the file: the path of an experiment file without name, relative to this file, or a list of them applied in order; the file's own keys replace theirs.",
+		Type: typePaths, Noun: "path"},
+	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>. A file without name is a base, which other files extend.",
+		Type: typeName, Noun: "name"},
 	{Name: "description", Doc: "What the experiment is for, in a sentence.",
 		Type: typeText, Noun: "description", Default: ""},
 	{Name: "seeds", Doc: "Seeds of the generated source: an axis of whole numbers 0..4294967295.",
@@ -103,6 +108,8 @@ var keyTable = []*keyDef{
 		Type: typeMonth, Label: true, Noun: "period label", Default: "2026-09"},
 	{Name: "failure_periods", Doc: "Failures averaged over: all (every period but the first) or a list of period labels.",
 		Type: typeMonth, Many: true, All: true, Label: true, Noun: "period label", Default: "all"},
+	{Name: "failure_weights", Doc: "Weights of the failures of the failure set: a mapping of period labels to whole numbers >= 0; a failure not listed weighs 1. Failure f counts w_f/W of the failures in every criterion, W the total weight.",
+		Type: typeWeights, Label: true, Min: 0, Max: maxWeight, Cap: true, Noun: "failure weight", Default: map[string]any{}},
 	{Name: "cases", Doc: "Grids whose union is the experiment's grid, in order: each a mapping of axis keys over the file's values.",
 		Type: typeCases, Noun: "case"},
 	{Name: "exclude", Doc: "Points dropped from the grid: each entry maps axis keys or column names to a value or a list, and drops the points it matches in every key.",
@@ -151,6 +158,10 @@ func (d *keyDef) want() string {
 		return "a list of mappings of axis keys, such as [{subscribers: 200, periods: 12}]"
 	case typeExclude:
 		return "a list of mappings of axis keys to values, such as [{partition_key: type, workers: 16}]"
+	case typePaths:
+		return "a path relative to this file, or a list of them"
+	case typeWeights:
+		return "a mapping of period labels to whole numbers >= 0, such as {2026-06: 3}"
 	}
 	return ""
 }
@@ -162,6 +173,14 @@ func OrList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// andList joins words as "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // keyNames lists the names of every key, for messages about unknown keys.

@@ -19,6 +19,9 @@ import (
 // 100,000 seeds took a second).
 type loader struct {
 	path     string
+	files    Files          // where the file's bases are read
+	order    map[string]int // the files read, the file itself 0, then its bases as read
+	reads    int            // bases read so far, for maxChainFiles
 	k        *koanf.Koanf
 	settings []*setting // every value of every layer, in the order read
 	errs     ErrorList
@@ -36,7 +39,7 @@ type setting struct {
 }
 
 func newLoader(path string) *loader {
-	return &loader{path: path, k: koanf.New(".")}
+	return &loader{path: path, files: Disk, order: map[string]int{}, k: koanf.New(".")}
 }
 
 // newSetting records a value of a layer.
@@ -71,12 +74,14 @@ const OriginDefault = "default"
 
 // origins returns, for each key whose winning value is not the file's,
 // where that value came from: OriginDefault, the environment variable's
-// name, or OriginSet.
+// name, OriginSet, or "from" and the path of the base that set it.
 func (l *loader) origins(win map[string]*setting) map[string]string {
 	out := map[string]string{}
 	for _, d := range keyTable {
 		s := win[d.Name]
 		switch {
+		case d.Name == ExtendsKey:
+			// read before the layers, and no value of the experiment
 		case s == nil && (d.Type == typeCases || d.Type == typeExclude):
 			// no default: without them the grid is the file's axes
 		case s == nil:
@@ -85,6 +90,8 @@ func (l *loader) origins(win map[string]*setting) map[string]string {
 			out[d.Name] = s.Place.Name
 		case s.Place.File == OriginSet:
 			out[d.Name] = OriginSet
+		case s.Place.File != l.path:
+			out[d.Name] = l.baseOrigin(s.Place.File)
 		}
 	}
 	return out

@@ -18,12 +18,13 @@ type place struct {
 	File  string // the file's path, OriginSet or OriginEnv
 	Name  string // the key as errors name it: "workers", or "CKPTLAB_WORKERS"
 	Lines bool   // whether node positions are positions in File
+	Via   string // for a base, the chain that brought it in (see Error.Via)
 }
 
 // errorAt returns an error about node n, whose path below the key is
 // suffix ("", "[2]", ".step").
 func (p place) errorAt(n *yaml.Node, suffix, format string, args ...any) *Error {
-	e := &Error{File: p.File, Key: p.Name + suffix, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: p.File, Key: p.Name + suffix, Msg: fmt.Sprintf(format, args...), Via: p.Via}
 	if p.Lines {
 		e.Line, e.Col = 1, 1
 		if n != nil && n.Line > 0 {
@@ -31,6 +32,15 @@ func (p place) errorAt(n *yaml.Node, suffix, format string, args ...any) *Error 
 		}
 	}
 	return e
+}
+
+// overrideName names the override a place is: "--set workers" or
+// "CKPTLAB_WORKERS".
+func (p place) overrideName() string {
+	if p.File == OriginSet {
+		return OriginSet + " " + p.Name
+	}
+	return p.Name
 }
 
 // valueAt names one value: its node and its path below the key.

@@ -32,9 +32,11 @@ func Schema() []byte {
 			"\"State in Stream Engines\"."},
 		{"type", "object"},
 		{"properties", props},
-		{"required", required},
-		{"additionalProperties", false},
 	}
+	if len(required) > 0 {
+		top = append(top, jsonMember{"required", required})
+	}
+	top = append(top, jsonMember{"additionalProperties", false})
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // keep >= and <name> readable
@@ -53,6 +55,14 @@ func keySchema(d *keyDef) jsonObject {
 		return listSchema(d, axisKeys, nil, 0)
 	case typeExclude:
 		return listSchema(d, excludeNames, columnNames, 1)
+	case typeWeights:
+		return jsonObject{{"description", d.Doc}, {"default", d.Default}, {"type", "object"},
+			{"propertyNames", jsonObject{{"pattern", monthPattern}}},
+			{"additionalProperties", jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}}}
+	case typePaths:
+		path := jsonObject{{"type", "string"}, {"minLength", 1}}
+		return jsonObject{{"description", d.Doc}, {"oneOf", []any{path,
+			jsonObject{{"type", "array"}, {"items", path}, {"minItems", 1}}}}}
 	}
 	one := valueSchema(d)
 	var ways []any

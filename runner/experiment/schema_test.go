@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -56,8 +55,8 @@ func TestSchemaCoversTheKeyTable(t *testing.T) {
 	if s.Type != "object" || s.AdditionalProperties {
 		t.Errorf("type = %q, additionalProperties = %v; want object, false", s.Type, s.AdditionalProperties)
 	}
-	if !slices.Equal(s.Required, []string{"name"}) {
-		t.Errorf("required = %v, want [name]", s.Required)
+	if len(s.Required) != 0 {
+		t.Errorf("required = %v, want none: a base has no name", s.Required)
 	}
 	for _, d := range keyTable {
 		if _, ok := s.Properties[d.Name]; !ok {
@@ -81,7 +80,7 @@ func TestSchemaOfKeys(t *testing.T) {
 			`"properties":{"from":{"type":"integer","minimum":1,"maximum":1000000},"to":{"type":"integer","minimum":1,"maximum":1000000},` +
 			`"step":{"default":1,"type":"integer","not":{"const":0}}},"required":["from","to"],"additionalProperties":false}]}`},
 		{"start", `{"description":"Label of the first period, YYYY-MM.","default":"2026-01","type":"string","pattern":"^[0-9]{4}-(0[1-9]|1[0-2])$"}`},
-		{"name", `{"description":"Name of the experiment; names the output folder OUT/<name>.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"}`},
+		{"name", `{"description":"Name of the experiment; names the output folder OUT/<name>. A file without name is a base, which other files extend.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"}`},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer

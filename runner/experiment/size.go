@@ -3,8 +3,6 @@ package experiment
 import (
 	"math"
 	"slices"
-
-	"ckptlab/model"
 )
 
 // Sizes are the counts of one grid, or of a whole experiment, after the
@@ -35,8 +33,11 @@ func (e *Experiment) Sizes() Sizes {
 // sum returns the sum of the sizes of the grids.
 func (e *Experiment) sum() Sizes {
 	var total Sizes
+	ix := e.Excluder()
 	for _, g := range e.Grids() {
-		total.add(e.GridSizes(&g))
+		for _, s := range e.gridSizes(&g, ix) {
+			total.add(s)
+		}
 	}
 	return total
 }
@@ -70,22 +71,41 @@ func (e *Experiment) FailureCount(p int) int64 {
 // a bit. Counting over classes costs the length of the axes plus the
 // product of the numbers of classes, which stays small.
 func (e *Experiment) GridSizes(g *Grid) Sizes {
-	if len(e.Exclude) == 0 {
-		return e.fullSizes(g)
-	}
-	z := newSizer(e, g)
-	x := e.Exclude
-	seeds := combine(classes{fullMask(len(x)): 1}, axisClasses(g.Seeds, x, func(x *Exclusion) []uint32 { return x.Seeds }))
-	subscribers := axisClasses(g.Subscribers, x, func(x *Exclusion) []int { return x.Subscribers })
 	var out Sizes
+	for _, s := range e.gridSizes(g, e.Excluder()) {
+		out.add(s)
+	}
+	return out
+}
+
+// PeriodSizes returns the counts of one grid of the experiment, after
+// the exclusions, for each of its periods values: GridSizes of the grid
+// with that periods value alone, for all of them at once.
+func (e *Experiment) PeriodSizes(g *Grid) []Sizes {
+	return e.gridSizes(g, e.Excluder())
+}
+
+// gridSizes is PeriodSizes with the index of the exclude entries.
+func (e *Experiment) gridSizes(g *Grid, ix *Excluder) []Sizes {
+	out := make([]Sizes, len(g.Periods))
+	if len(e.Exclude) == 0 {
+		for i, p := range g.Periods {
+			out[i] = e.fullSizes(g, p)
+		}
+		return out
+	}
+	z := newSizer(e, g, ix)
+	x := e.Exclude
+	seeds := combine(classes{fullMask(len(x)): 1}, axisClasses(g.Seeds, &ix.seeds))
+	subscribers := axisClasses(g.Subscribers, &ix.subscribers)
 	count := func(src classes, n int) {
-		for _, p := range g.Periods {
+		for i, p := range g.Periods {
 			for ms, c := range combine(src, classes{z.periodMask(p): 1}) {
 				rows, fails := z.source(ms, p, n)
-				out.GridRows = AddSat(out.GridRows, MulSat(c, rows))
-				out.FailureRows = AddSat(out.FailureRows, MulSat(c, fails))
+				out[i].GridRows = AddSat(out[i].GridRows, MulSat(c, rows))
+				out[i].FailureRows = AddSat(out[i].FailureRows, MulSat(c, fails))
 				if rows > 0 {
-					out.Sources = AddSat(out.Sources, c)
+					out[i].Sources = AddSat(out[i].Sources, c)
 				}
 			}
 		}
@@ -95,7 +115,7 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 		return out
 	}
 	for _, n := range g.Subscribers { // state rows depend on n
-		count(combine(seeds, classes{maskOf(n, x, func(x *Exclusion) []int { return x.Subscribers }): 1}), n)
+		count(combine(seeds, classes{ix.subscribers.of(n): 1}), n)
 	}
 	return out
 }
@@ -105,12 +125,19 @@ func (e *Experiment) GridSizes(g *Grid) Sizes {
 type sizer struct {
 	e    *Experiment
 	g    *Grid
+	ix   *Excluder
 	perN bool    // whether the state rows, or an entry's, hold the word subscribers
 	pw   classes // (partition_key, workers) pairs
 	sp   map[int]classes
-	kept map[sourceKey]int64 // combination mask and n → (state_rows, probability) pairs left
-	iv   map[int]classes     // periods → intervals
-	done map[sourceKey][2]int64
+	// states are the classes of the grid's state rows numbers, the word
+	// subscribers left out, and probs of its probabilities, each made
+	// once; listed says which numbers the grid's state rows hold.
+	states, probs classes
+	listed        map[int]bool
+	word          bool                // the grid's state rows hold the word subscribers
+	kept          map[sourceKey]int64 // combination mask and n → (state_rows, probability) pairs left
+	iv            map[int]classes     // periods → intervals
+	done          map[sourceKey][2]int64
 }
 
 // sourceKey is a class of sources, or of combinations of a source's
@@ -121,22 +148,17 @@ type sourceKey struct {
 	periods, subsc int
 }
 
-func newSizer(e *Experiment, g *Grid) *sizer {
-	x := e.Exclude
-	perN := slices.Contains(g.StateRows, SubscriberState)
-	for i := range x {
-		perN = perN || slices.Contains(x[i].StateRows, SubscriberState)
-	}
-	return &sizer{e: e, g: g, perN: perN,
-		pw: combine(axisClasses(g.PartitionKeys, x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
-			axisClasses(g.Workers, x, func(x *Exclusion) []int { return x.Workers })),
+func newSizer(e *Experiment, g *Grid, ix *Excluder) *sizer {
+	perN := ix.perN != 0 || slices.Contains(g.StateRows, SubscriberState)
+	return &sizer{e: e, g: g, ix: ix, perN: perN,
+		pw: combine(axisClasses(g.PartitionKeys, &ix.partitionKeys), axisClasses(g.Workers, &ix.workers)),
 		sp: map[int]classes{}, kept: map[sourceKey]int64{}, iv: map[int]classes{}, done: map[sourceKey][2]int64{},
 	}
 }
 
 // periodMask is the mask of a periods value.
 func (z *sizer) periodMask(p int) uint64 {
-	return maskOf(p, z.e.Exclude, func(x *Exclusion) []int { return x.Periods })
+	return z.ix.periods.of(p)
 }
 
 // source returns the grid rows and failures rows of a source of p
@@ -149,7 +171,7 @@ func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
 	}
 	iv, ok := z.iv[p]
 	if !ok {
-		iv = axisClasses(z.g.IntervalsFor(p), z.e.Exclude, func(x *Exclusion) []model.Interval { return x.Intervals })
+		iv = axisClasses(z.g.IntervalsFor(p), &z.ix.intervals)
 		z.iv[p] = iv
 	}
 	failures := z.e.FailureCount(p)
@@ -163,6 +185,42 @@ func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
 	return rows, fails
 }
 
+// statesOf returns the classes of the state rows of a source of n
+// subscribers: those of the numbers, which do not depend on n but for the
+// number n itself, and n for the word subscribers. Each n costs the
+// classes, not the state rows.
+func (z *sizer) statesOf(n int) classes {
+	if z.states == nil {
+		z.states, z.listed = classes{}, map[int]bool{}
+		for _, v := range z.g.StateRows {
+			if v != SubscriberState {
+				z.states[z.ix.stateRows.of(v)]++
+				if z.ix.perN != 0 { // only then does listing n matter
+					z.listed[v] = true
+				}
+			} else {
+				z.word = true
+			}
+		}
+		z.probs = axisClasses(z.g.Probabilities, &z.ix.probabilities)
+	}
+	out := make(classes, len(z.states)+2)
+	for m, c := range z.states {
+		out[m] = c
+	}
+	of := z.ix.stateRows.of(n)
+	if z.listed[n] && z.ix.perN != 0 { // the number n is n's state rows too
+		if out[of]--; out[of] == 0 {
+			delete(out, of)
+		}
+		out[of|z.ix.perN]++
+	}
+	if z.word {
+		out[of|z.ix.perN]++
+	}
+	return out
+}
+
 // keptOf returns the (state_rows, probability) pairs left for a
 // combination of mask m of a source of n subscribers.
 func (z *sizer) keptOf(m uint64, n int) int64 {
@@ -172,12 +230,7 @@ func (z *sizer) keptOf(m uint64, n int) int64 {
 	}
 	sp, ok := z.sp[n]
 	if !ok {
-		x := z.e.Exclude
-		states := classes{}
-		for _, v := range z.g.StateRowsFor(n) {
-			states[stateRowsMask(v, n, x)]++
-		}
-		sp = combine(states, axisClasses(z.g.Probabilities, x, func(x *Exclusion) []float64 { return x.Probabilities }))
+		sp = combine(z.statesOf(n), z.probs)
 		z.sp[n] = sp
 	}
 	var c int64
@@ -192,15 +245,13 @@ func (z *sizer) keptOf(m uint64, n int) int64 {
 
 // sourceLeft returns a function reporting whether a source of the grid
 // has a point left: the one GridSizes counts in Sources.
-func (e *Experiment) sourceLeft(g *Grid) func(seed uint32, n, p int) bool {
+func (e *Experiment) sourceLeft(g *Grid, ix *Excluder) func(seed uint32, n, p int) bool {
 	if len(e.Exclude) == 0 {
 		return func(uint32, int, int) bool { return true }
 	}
-	z := newSizer(e, g)
-	x := e.Exclude
+	z := newSizer(e, g, ix)
 	return func(seed uint32, n, p int) bool {
-		m := maskOf(seed, x, func(x *Exclusion) []uint32 { return x.Seeds }) &
-			maskOf(n, x, func(x *Exclusion) []int { return x.Subscribers }) & z.periodMask(p)
+		m := ix.seeds.of(seed) & ix.subscribers.of(n) & z.periodMask(p)
 		if !z.perN {
 			n = 0
 		}
@@ -209,19 +260,14 @@ func (e *Experiment) sourceLeft(g *Grid) func(seed uint32, n, p int) bool {
 	}
 }
 
-// fullSizes is GridSizes without exclusions: products of axis lengths.
-func (e *Experiment) fullSizes(g *Grid) Sizes {
+// fullSizes is the Sizes of the grid's sources of p periods without
+// exclusions: products of axis lengths.
+func (e *Experiment) fullSizes(g *Grid, p int) Sizes {
 	sources := MulSat(int64(len(g.Seeds)), int64(len(g.Subscribers)))
 	parts := MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
 	points := MulSat(int64(len(g.StateRows)), int64(len(g.Probabilities)))
-	var out Sizes
-	for _, p := range g.Periods {
-		combos := MulSat(sources, parts, g.IntervalCount(p))
-		out.Sources = AddSat(out.Sources, sources)
-		out.GridRows = AddSat(out.GridRows, MulSat(combos, points))
-		out.FailureRows = AddSat(out.FailureRows, MulSat(combos, e.FailureCount(p)))
-	}
-	return out
+	combos := MulSat(sources, parts, g.IntervalCount(p))
+	return Sizes{Sources: sources, GridRows: MulSat(combos, points), FailureRows: MulSat(combos, e.FailureCount(p))}
 }
 
 // classes counts values, or combinations of values, by their mask: bit i
@@ -236,37 +282,13 @@ func fullMask(n int) uint64 {
 	return 1<<n - 1
 }
 
-// axisClasses sorts the values of one axis into classes. pick returns an
-// entry's values of the axis, nil when the entry leaves the axis free.
-func axisClasses[T comparable](values []T, x []Exclusion, pick func(*Exclusion) []T) classes {
+// axisClasses sorts the values of one axis into classes by their masks.
+func axisClasses[T comparable](values []T, m *axisMasks[T]) classes {
 	out := classes{}
 	for _, v := range values {
-		out[maskOf(v, x, pick)]++
+		out[m.of(v)]++
 	}
 	return out
-}
-
-// stateRowsMask is the mask of the state rows v of a source of n
-// subscribers: the entries that list v, or the word subscribers when v is n.
-func stateRowsMask(v, n int, x []Exclusion) uint64 {
-	var m uint64
-	for i := range x {
-		if x[i].StateRows == nil || x[i].listsStateRows(v, n) {
-			m |= 1 << i
-		}
-	}
-	return m
-}
-
-// maskOf is the mask of one value of an axis: the entries that take it in.
-func maskOf[T comparable](v T, x []Exclusion, pick func(*Exclusion) []T) uint64 {
-	var m uint64
-	for i := range x {
-		if vs := pick(&x[i]); vs == nil || slices.Contains(vs, v) {
-			m |= 1 << i
-		}
-	}
-	return m
 }
 
 // combine returns the classes of the combinations of a value of a and one

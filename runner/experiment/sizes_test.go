@@ -14,7 +14,9 @@ import (
 func countPoints(e *Experiment, limit int64) (s Sizes, ok bool) {
 	var all int64
 	for _, g := range e.Grids() {
-		all += e.fullSizes(&g).GridRows
+		for _, p := range g.Periods {
+			all += e.fullSizes(&g, p).GridRows
+		}
 	}
 	if all > limit {
 		return Sizes{}, false

@@ -1,10 +1,6 @@
 package experiment
 
-import (
-	"slices"
-
-	"ckptlab/model"
-)
+import "ckptlab/model"
 
 // SourceList returns the sources to draw in table order: grid by grid of
 // the cases, and in each seeds, then subscribers, then periods. A source
@@ -40,9 +36,10 @@ func (e *Experiment) GridSources() (gs []GridSource, drawnAt []int) {
 func (e *Experiment) gridSources() []GridSource {
 	var out []GridSource
 	grids := e.Grids()
+	ix := e.Excluder()
 	for i := range grids {
 		g := &grids[i]
-		left := e.sourceLeft(g)
+		left := e.sourceLeft(g, ix)
 		for _, seed := range g.Seeds {
 			for _, n := range g.Subscribers {
 				for _, p := range g.Periods {
@@ -83,11 +80,16 @@ func drawn(gs []GridSource) (srcs []model.Source, index []int) {
 // grid with fewer partitionings counts some it does not show. Evaluation
 // counts, and shard files record, a tally of exactly these.
 func (e *Experiment) Partitionings() []model.Partitioning {
-	var out []model.Partitioning
 	grids := e.Grids()
+	if len(grids) == 1 { // an axis lists each value once
+		return grids[0].Partitionings()
+	}
+	var out []model.Partitioning
+	seen := make(map[model.Partitioning]bool)
 	for i := range grids {
 		for _, p := range grids[i].Partitionings() {
-			if !slices.Contains(out, p) {
+			if !seen[p] {
+				seen[p] = true
 				out = append(out, p)
 			}
 		}
@@ -99,7 +101,7 @@ func (e *Experiment) Partitionings() []model.Partitioning {
 // table order: partition keys, then worker counts. A source result has one
 // part of each, in this order.
 func (g *Grid) Partitionings() []model.Partitioning {
-	var out []model.Partitioning
+	out := make([]model.Partitioning, 0, len(g.PartitionKeys)*len(g.Workers))
 	for _, k := range g.PartitionKeys {
 		for _, w := range g.Workers {
 			out = append(out, model.Partitioning{Key: k, Workers: w})

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"ckptlab/internal/atomicfs"
+	"ckptlab/runner"
+	"ckptlab/runner/experiment"
+)
+
+// runShard counts shard s of an experiment and writes its shard file,
+// printing the file's path on stdout; a matching file already there is
+// kept, and stderr says so.
+func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
+	// Shards of one run share the folder's lock for the moment each renames
+	// its file in: a wait for it is short and normal, not worth a word.
+	ctx = atomicfs.OnLockWait(ctx, func(string) {})
+	report, finish := newProgress(stderr, f.quiet)
+	run, err := runner.RunShard(ctx, e, runner.Options{Jobs: f.jobs, Progress: report}, s, f.out)
+	finish()
+	if run.Replaced != nil {
+		fmt.Fprintf(stderr, "ckptlab run: %s: made again: %v\n", run.Path, run.Replaced)
+	}
+	if err != nil {
+		return err
+	}
+	if run.Kept {
+		fmt.Fprintf(stderr, "ckptlab run: %s is already complete for this experiment; not recomputed\n", run.Path)
+	}
+	fmt.Fprintln(stdout, run.Path)
+	return nil
+}
+
+// parseShardFlag reads run's --shard into f.shardOf; a bad value, or
+// --shard with --check, is a usage error.
+func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
+	if f.shard == "" {
+		if cmd.Flags().Changed("shard") {
+			// An unset variable in --shard "$SHARD" must not make every
+			// worker of an array run the whole experiment.
+			return usagef(cmd, "--shard is empty (want I/N with 1 <= I <= N, auto or auto/N)")
+		}
+		return nil
+	}
+	var err error
+	if f.shardOf, err = runner.ParseShard(f.shard, os.Getenv); err != nil {
+		return usagef(cmd, "%v", err)
+	}
+	if f.check {
+		return usagef(cmd, "--check compares tables, and a shard writes none; run ckptlab merge, then --check")
+	}
+	if f.out == "-" {
+		return usagef(cmd, "a shard writes its file into OUT/<name>/shards/, and -o - names no folder")
+	}
+	return nil
+}

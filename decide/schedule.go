@@ -1,0 +1,199 @@
+package decide
+
+import (
+	"math"
+	"math/big"
+
+	"ckptlab/model"
+)
+
+// A schedule is a set of checkpoint points among 1..P−1 (0-based): a
+// checkpoint at point t makes the state durable through period t, so a
+// failure in period f recomputes the rows of the periods after the last
+// point at or before f, up to f, and every row up to f when there is none,
+// as the lesson's recovery does for a fixed interval. A schedule of c
+// points costs E = c·stateRows + p·R/W, where R = Σ_f w_f·y(f) is the
+// weighted sum of the rows its failures recompute and W = Σ_f w_f.
+//
+// A fixed interval k is the schedule {k, 2k, …} below P, plus, when k
+// divides P, a checkpoint after the last period that protects nothing but
+// that the lesson's P // k charges: so the best schedule is never above
+// the best interval.
+
+// Schedule is one checkpoint schedule and the weighted rows it recomputes.
+type Schedule struct {
+	Points     []int // 0-based points, ascending
+	Recomputed int64 // R = Σ_f w_f·y(f) over the failure set
+}
+
+// Expected is the schedule's expected total, p × R / W + checkpoints ×
+// stateRows, in that order in float64 as the expected totals of intervals
+// are (model.ExpectedTotal).
+func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
+	return model.ExpectedTotal(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
+}
+
+// Schedules finds the best schedule of one source for any probability and
+// state size. It holds prefix sums over the periods, O(P), built once per
+// source; each question then costs O(P²).
+type Schedules struct {
+	periods int
+	upTo    []int64 // upTo[j] = rows in periods 0..j
+	weight  []int64 // weight[j] = Σ w_f over failures f < j
+	rows    []int64 // rows[j] = Σ w_f·upTo[f] over failures f < j
+}
+
+// NewSchedules prepares the schedules of a stream of the given periods and
+// the failure set fs. The weighted sums must fit an int64, which the
+// experiment's limits see to.
+func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Schedules {
+	s := &Schedules{
+		periods: periods,
+		upTo:    make([]int64, periods),
+		weight:  make([]int64, periods+1),
+		rows:    make([]int64, periods+1),
+	}
+	for j := range s.upTo {
+		s.upTo[j] = stream.Recomputed(model.None, j)
+	}
+	for i, f := range fs.Periods {
+		w := fs.Weight(i)
+		s.weight[f+1] += w
+		s.rows[f+1] += w * s.upTo[f]
+	}
+	for j := 1; j <= periods; j++ {
+		s.weight[j] += s.weight[j-1]
+		s.rows[j] += s.rows[j-1]
+	}
+	return s
+}
+
+// segment returns the weighted rows recomputed by the failures f with
+// a ≤ f < b when the last checkpoint before them is at point a (−1 for
+// none): Σ w_f·(upTo[f] − upTo[a]).
+func (s *Schedules) segment(a, b int) int64 {
+	lo, base := max(a, 0), int64(0)
+	if a >= 0 {
+		base = s.upTo[a]
+	}
+	return s.rows[b] - s.rows[lo] - base*(s.weight[b]-s.weight[lo])
+}
+
+// Best returns the schedule of least expected total at probability p with
+// checkpoints of stateRows rows, minimized over all 2^(P−1) schedules and
+// compared exactly (the probability taken as the exact value of its
+// float64); among equal totals, the one with fewer checkpoints, then the
+// one with the earlier points (the first point that differs is earlier).
+//
+// A dynamic program from the last point back: best[a] is the best rest of
+// a schedule with a checkpoint at a, which chooses its next point b (or
+// none), so it takes O(P²) steps at most, each of a few float operations;
+// a comparison the floats cannot settle is made in exact arithmetic. The
+// next points tried stop where one checkpoint and the rows up to the point
+// alone cost more than the best found, so a schedule whose checkpoints are
+// g periods apart takes about O(P·g).
+func (s *Schedules) Best(p float64, stateRows int64) Schedule {
+	P := s.periods
+	cmp := newComparer(p, stateRows, s.weight[P])
+	// The best rest of a schedule after a checkpoint at a, index a+1
+	// (a = −1 for the start): its checkpoints, its weighted rows recomputed
+	// from a on, and its next point (P for none).
+	points, rows, next := make([]int, P+1), make([]int64, P+1), make([]int, P+1)
+	for a := P - 1; a >= -1; a-- {
+		if a == 0 {
+			continue // point 0 is no point of a schedule
+		}
+		lo, base := max(a, 0), int64(0)
+		if a >= 0 {
+			base = s.upTo[a]
+		}
+		rowsLo, weightLo := s.rows[lo], s.weight[lo]
+		// segment(a, b) inlined: the failures in [a, b) recompute from a.
+		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
+		for b := max(a+1, 1); b < P; b++ {
+			seg := s.rows[b] - rowsLo - base*(s.weight[b]-weightLo)
+			// A next point at b or later costs at least one checkpoint and
+			// seg, which grows with b: once that is above the best, so is
+			// every later b (at equal cost a later b could still win by
+			// fewer checkpoints, so only a strict excess stops).
+			if cmp.compare(bp, br, 1, seg) < 0 {
+				break
+			}
+			cp, cr := 1+points[b+1], seg+rows[b+1]
+			if v := cmp.compare(cp, cr, bp, br); v < 0 || (v == 0 && cp < bp) {
+				bp, br, bn = cp, cr, b
+			}
+		}
+		points[a+1], rows[a+1], next[a+1] = bp, br, bn
+	}
+	out := Schedule{Recomputed: rows[0]}
+	for b := next[0]; b < P; b = next[b+1] {
+		out.Points = append(out.Points, b)
+	}
+	return out
+}
+
+// comparer orders schedules by c·stateRows + p·R/W, or equally by
+// c·stateRows·W + p·R, exactly.
+type comparer struct {
+	p         float64
+	state     float64 // stateRows·W, rounded
+	exact     bool    // state is stateRows·W exactly, and p is not subnormal
+	stateRows int64
+	weight    int64 // W
+}
+
+func newComparer(p float64, stateRows, weight int64) comparer {
+	s, w := float64(stateRows), float64(weight)
+	state := s * w
+	exact := int64(s) == stateRows && int64(w) == weight && math.FMA(s, w, -state) == 0 &&
+		(p == 0 || p >= 0x1p-900)
+	return comparer{p: p, state: state, exact: exact, stateRows: stateRows, weight: weight}
+}
+
+// compare returns −1, 0 or +1 as the schedule of c1 checkpoints and
+// weighted rows r1 costs less than, as much as or more than that of c2, r2:
+// the sign of x + y, x = (c1−c2)·stateRows·W and y = p·(r1−r2).
+//
+// In float64 x and y carry a relative error under 3 units of 2^−53, so a
+// sum farther from zero than 10^−9 of |x| + |y| has the exact sign. Nearer
+// zero (ties mostly), the sign is still exact when both products are:
+// math.FMA gives each product's rounding error, and a sum of two exact
+// terms rounds to zero only when it is zero. Otherwise math/big decides.
+func (c comparer) compare(c1 int, r1 int64, c2 int, r2 int64) int {
+	x, y := float64(c1-c2)*c.state, c.p*float64(r1-r2)
+	if d := x + y; d > 1e-9*(math.Abs(x)+math.Abs(y)) {
+		return 1
+	} else if -d > 1e-9*(math.Abs(x)+math.Abs(y)) {
+		return -1
+	}
+	return c.near(c1-c2, r1-r2, x, y)
+}
+
+// near is compare's sign where the float sum is near zero.
+func (c comparer) near(dc int, dr int64, x, y float64) int {
+	if dc == 0 && dr == 0 {
+		return 0
+	}
+	fc, fr := float64(dc), float64(dr)
+	if !c.exact || int64(fr) != dr || math.FMA(fc, c.state, -x) != 0 || math.FMA(c.p, fr, -y) != 0 {
+		return c.exactSign(dc, dr)
+	}
+	switch d := x + y; {
+	case d < 0:
+		return -1
+	case d > 0:
+		return 1
+	}
+	return 0
+}
+
+// exactSign is compare's sign in math/big.
+func (c comparer) exactSign(dc int, dr int64) int {
+	x := new(big.Rat).SetInt64(int64(dc))
+	x.Mul(x, new(big.Rat).SetInt64(c.stateRows))
+	x.Mul(x, new(big.Rat).SetInt64(c.weight))
+	y := new(big.Rat).SetFloat64(c.p)
+	y.Mul(y, new(big.Rat).SetInt64(dr))
+	return x.Add(x, y).Sign()
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package atomicfs
+
+// exchange reports that folders cannot be exchanged atomically here: the
+// swap renames the old folder aside instead.
+func exchange(a, b string) error { return errNoExchange }

@@ -1,0 +1,21 @@
+//go:build unix
+
+package safefile
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// openNoFollow opens path read-only without following a final symbolic
+// link (O_NOFOLLOW) and without waiting for a FIFO's writer (O_NONBLOCK,
+// which changes nothing for a regular file).
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}
+
+// isLoop reports the error O_NOFOLLOW gives for a symbolic link.
+func isLoop(err error) bool {
+	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) // EMLINK: FreeBSD
+}

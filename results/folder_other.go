@@ -1,7 +1,0 @@
-//go:build !linux
-
-package results
-
-// exchange reports that folders cannot be exchanged atomically here: the
-// swap renames the old folder aside instead.
-func exchange(a, b string) error { return errNoExchange }

@@ -1,0 +1,139 @@
+package results
+
+import (
+	"math"
+	"strconv"
+)
+
+// Quantity is the kind of quantity a number is, which fixes how every
+// output shows it: the workbook's number format, the Markdown's text and
+// the headline's words read the same table, so 1,200.0 is 1,200.0
+// everywhere. A cell always holds the full value; only its display rounds.
+type Quantity uint8
+
+// The kinds of quantity.
+const (
+	// fromKind, the zero Quantity, leaves a column's quantity to its kind
+	// (Column.Shown).
+	fromKind Quantity = iota
+	// General is a number shown as it is: seeds, labels that happen to be
+	// numbers.
+	General
+	// Count is a whole number of rows, subscribers or workers: thousands
+	// separated.
+	Count
+	// Probability is a failure probability or a break-even point: four
+	// decimals, beside its exact fraction where there is one.
+	Probability
+	// Total is a cost in rows (an expected, average or tail total): one
+	// decimal, as the lesson prints them, thousands separated.
+	Total
+	// Estimate is a continuous estimate in periods (Young, Daly): two
+	// decimals.
+	Estimate
+	// Printed is a total as the lesson prints it, one decimal and no
+	// separator: the sheets that show the lesson's own tables show them
+	// as the lesson prints them (README, Result tables).
+	Printed
+)
+
+// quantityStyles is the number style, declared once: decimals shown, and
+// whether thousands are separated. Format and NumFmt read it.
+var quantityStyles = [...]struct {
+	decimals  int // -1: every digit
+	thousands bool
+}{
+	fromKind:    {-1, false},
+	General:     {-1, false},
+	Count:       {0, true},
+	Probability: {4, false},
+	Total:       {1, true},
+	Estimate:    {2, true},
+	Printed:     {1, false},
+}
+
+// Decimals returns how many decimals q shows, -1 for every digit.
+func (q Quantity) Decimals() int { return quantityStyles[q].decimals }
+
+// NumFmt returns the spreadsheet number format that shows q: "#,##0.0"
+// for a total. General is "General".
+func (q Quantity) NumFmt() string {
+	s := quantityStyles[q]
+	if s.decimals < 0 {
+		return "General"
+	}
+	f := "0"
+	if s.thousands {
+		f = "#,##0"
+	}
+	if s.decimals > 0 {
+		f += "."
+		for range s.decimals {
+			f += "0"
+		}
+	}
+	return f
+}
+
+// Format writes v as NumFmt shows it: Total.Format(1200) is "1,200.0",
+// Probability.Format(11.0/18) is "0.6111".
+func (q Quantity) Format(v float64) string {
+	return string(q.Append(nil, v))
+}
+
+// Append appends v as Format writes it.
+func (q Quantity) Append(dst []byte, v float64) []byte {
+	s := quantityStyles[q]
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.AppendFloat(dst, v, 'g', -1, 64)
+	}
+	if s.decimals < 0 {
+		return strconv.AppendFloat(dst, v, 'f', -1, 64)
+	}
+	var buf [64]byte
+	num := strconv.AppendFloat(buf[:0], v, 'f', s.decimals, 64)
+	if !s.thousands {
+		return append(dst, num...)
+	}
+	return group(dst, num)
+}
+
+// group appends the decimal text num with its whole part's thousands
+// separated by commas.
+func group(dst, num []byte) []byte {
+	if num[0] == '-' {
+		dst = append(dst, '-')
+		num = num[1:]
+	}
+	whole := len(num)
+	for i, c := range num {
+		if c == '.' {
+			whole = i
+			break
+		}
+	}
+	for i := range whole {
+		if i > 0 && (whole-i)%3 == 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, num[i])
+	}
+	return append(dst, num[whole:]...)
+}
+
+// FormatInt writes a whole number as q shows it: Count.FormatInt(1000000)
+// is "1,000,000".
+// A whole number is written exactly, however large.
+func (q Quantity) FormatInt(v int64) string {
+	num := strconv.AppendInt(nil, v, 10)
+	if s := quantityStyles[q]; s.decimals > 0 {
+		num = append(num, '.')
+		for range s.decimals {
+			num = append(num, '0')
+		}
+	}
+	if !quantityStyles[q].thousands {
+		return string(num)
+	}
+	return string(group(nil, num))
+}

@@ -1,0 +1,169 @@
+package experiment
+
+import (
+	"slices"
+
+	"ckptlab/model"
+)
+
+// axisMasks maps the values of one axis to the exclude entries that take
+// them in, as a bit mask (bit i for entry i): the entries that leave the
+// axis free, and for each listed value the entries that list it. Built
+// once from the entries' lists, it answers for a value in one map look-up,
+// so matching every value of an axis of a million values against 64
+// entries of thousands of values each costs the values, not their product.
+type axisMasks[T comparable] struct {
+	free   uint64
+	listed map[T]uint64
+}
+
+// newAxisMasks indexes the entries' values of one axis. pick returns an
+// entry's values of the axis, nil when the entry leaves the axis free.
+func newAxisMasks[T comparable](x []Exclusion, pick func(*Exclusion) []T) axisMasks[T] {
+	var m axisMasks[T]
+	n := 0
+	for i := range x {
+		n += len(pick(&x[i]))
+	}
+	m.listed = make(map[T]uint64, n)
+	for i := range x {
+		vs := pick(&x[i])
+		if vs == nil {
+			m.free |= 1 << i
+			continue
+		}
+		for _, v := range vs {
+			m.listed[v] |= 1 << i
+		}
+	}
+	return m
+}
+
+// of is the mask of value v: the entries that take it in.
+func (m *axisMasks[T]) of(v T) uint64 { return m.free | m.listed[v] }
+
+// Excluder answers which exclude entries take in a value of each axis, for
+// the experiment's entries as they were when it was made: see
+// Experiment.Excluder.
+type Excluder struct {
+	none          bool
+	seeds         axisMasks[uint32]
+	subscribers   axisMasks[int]
+	periods       axisMasks[int]
+	partitionKeys axisMasks[model.PartitionKey]
+	workers       axisMasks[int]
+	stateRows     axisMasks[int]
+	perN          uint64 // entries whose state_rows hold the word subscribers
+	probabilities axisMasks[float64]
+	intervals     axisMasks[model.Interval]
+}
+
+// Excluder indexes the experiment's exclude entries, for the questions
+// asked of every point or every value of an axis (IntervalsLeft, the
+// sizes of a grid): in time that grows with the entries' values once, and
+// then with one look-up per value.
+func (e *Experiment) Excluder() *Excluder {
+	x := e.Exclude
+	if len(x) == 0 {
+		return &Excluder{none: true}
+	}
+	z := &Excluder{
+		seeds:         newAxisMasks(x, func(x *Exclusion) []uint32 { return x.Seeds }),
+		subscribers:   newAxisMasks(x, func(x *Exclusion) []int { return x.Subscribers }),
+		periods:       newAxisMasks(x, func(x *Exclusion) []int { return x.Periods }),
+		partitionKeys: newAxisMasks(x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
+		workers:       newAxisMasks(x, func(x *Exclusion) []int { return x.Workers }),
+		stateRows:     newAxisMasks(x, func(x *Exclusion) []int { return x.StateRows }),
+		probabilities: newAxisMasks(x, func(x *Exclusion) []float64 { return x.Probabilities }),
+		intervals:     newAxisMasks(x, func(x *Exclusion) []model.Interval { return x.Intervals }),
+	}
+	for i := range x {
+		if x[i].StateRows != nil && z.stateRows.listed[SubscriberState]&(1<<i) != 0 {
+			z.perN |= 1 << i
+		}
+	}
+	return z
+}
+
+// stateRowsMask is the mask of the state rows v of a source of n
+// subscribers: the entries that list v, or the word subscribers when v is n.
+func (z *Excluder) stateRowsMask(v, n int) uint64 {
+	m := z.stateRows.of(v)
+	if v == n {
+		m |= z.perN
+	}
+	return m
+}
+
+// IntervalsLeft sets dst[i] to whether the point p at the interval
+// intervals[i] is left in the grid, no exclude entry dropping it, and
+// returns dst, grown to the number of intervals as needed; p.Interval is
+// not read. It answers for every interval of a point at once, as
+// evaluation asks of every point it writes: a bit per entry that takes in
+// every value but the interval, then the interval's.
+func (z *Excluder) IntervalsLeft(dst []bool, p Point, intervals []model.Interval) []bool {
+	dst = dst[:0]
+	var m uint64
+	if !z.none {
+		m = z.seeds.of(p.Seed) & z.subscribers.of(p.Subscribers) & z.periods.of(p.Periods) &
+			z.partitionKeys.of(p.PartitionKey) & z.workers.of(p.Workers) &
+			z.stateRowsMask(p.StateRows, p.Subscribers) & z.probabilities.of(p.Probability)
+	}
+	for _, k := range intervals {
+		dst = append(dst, m == 0 || m&z.intervals.of(k) == 0)
+	}
+	return dst
+}
+
+// dropping returns the mask of the entries that drop a point of the grid:
+// for each, a value it takes in on every axis, intervals taken with the
+// periods that have them and state rows with the subscribers that give
+// the word subscribers its number. It looks at each value once.
+func (z *Excluder) dropping(g *Grid) uint64 {
+	m := orOf(g.Seeds, &z.seeds) & orOf(g.PartitionKeys, &z.partitionKeys) &
+		orOf(g.Workers, &z.workers) & orOf(g.Probabilities, &z.probabilities)
+	if g.IntervalsAll { // the intervals of p periods are none, 1..p
+		upTo := make([]uint64, slices.Max(g.Periods)+1)
+		upTo[0] = z.intervals.of(model.None)
+		for k := 1; k < len(upTo); k++ {
+			upTo[k] = upTo[k-1] | z.intervals.of(model.Interval(k))
+		}
+		var pm uint64
+		for _, p := range g.Periods {
+			pm |= z.periods.of(p) & upTo[p]
+		}
+		m &= pm
+	} else {
+		m &= orOf(g.Periods, &z.periods) & orOf(g.Intervals, &z.intervals)
+	}
+	var numbers uint64
+	listed := make(map[int]bool, len(g.StateRows))
+	word := false
+	for _, v := range g.StateRows {
+		if v == SubscriberState {
+			word = true
+			continue
+		}
+		numbers |= z.stateRows.of(v)
+		listed[v] = true
+	}
+	var sm uint64
+	for _, n := range g.Subscribers {
+		s := numbers
+		if word || listed[n] {
+			s |= z.stateRowsMask(n, n)
+		}
+		sm |= z.subscribers.of(n) & s
+	}
+	return m & sm
+}
+
+// orOf returns the union of the masks of the values: the entries that
+// take in one of them.
+func orOf[T comparable](values []T, m *axisMasks[T]) uint64 {
+	var out uint64
+	for _, v := range values {
+		out |= m.of(v)
+	}
+	return out
+}

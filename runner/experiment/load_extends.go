@@ -1,0 +1,210 @@
+package experiment
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// MaxExtendsDepth is the longest chain of bases an experiment may have: a
+// file, its base, that base's base, and so on, 16 beyond the file.
+const MaxExtendsDepth = 16
+
+// maxChainFiles caps the files one experiment reads through extends,
+// counting a base each time a chain reaches it: sixteen levels of bases
+// that each extend two others would otherwise read 2^16 files.
+const maxChainFiles = 256
+
+// ExtendsKey is the key that names an experiment file's bases. It is read
+// before the layers are merged and is no value of the resolved experiment.
+const ExtendsKey = "extends"
+
+// link is one file of a chain of bases: its path, and how the chain
+// reached it.
+type link struct {
+	path  string
+	via   string // "in FILE:L:C: extends; in ..." for a base, "" for the file itself
+	depth int    // 0 for the file the command line names
+}
+
+// readFile reads the layer of one file and, before it, the layers of its
+// bases, depth-first in the order extends lists them: koanf merges each
+// layer over the ones before it, so the bases come first, then the file.
+// The layer holds every key the file sets but extends, read as the file's
+// own (its place names the file, so errors about its values point into
+// it), and a base may not set name.
+func (l *loader) readFile(at link, data []byte, stack []string) {
+	if _, seen := l.order[at.path]; !seen {
+		l.order[at.path] = len(l.order)
+	}
+	fp := place{File: at.path, Lines: true, Via: at.via}
+	root, errs := parseDocument(data, fp)
+	l.errs = append(l.errs, errs...)
+	top := at.depth == 0
+	if top {
+		l.root = root
+		if len(errs) > 0 {
+			l.noTop = true
+		}
+	}
+	if root == nil {
+		return
+	}
+	l.errs = append(l.errs, checkNode(root, "", fp)...)
+	if root.Kind != yaml.MappingNode {
+		l.errs = append(l.errs, fp.errorAt(root, "",
+			"the top level is %s, not a mapping (want key: value lines)", kindName(root)))
+		if top {
+			l.noTop = true
+		}
+		return
+	}
+	layer := map[string]any{}
+	firsts := map[string]*yaml.Node{}
+	var extends *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		kp := place{File: at.path, Name: shown(k), Lines: true, Via: at.via}
+		errs := append(checkNode(k, "", fp), checkPlain(v, "", kp)...)
+		l.errs = append(l.errs, errs...)
+		if len(errs) > 0 {
+			v = nil // never read a value that may hold an alias
+		}
+		if k.Kind == yaml.AliasNode || k.ShortTag() == "!!merge" {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			l.errs = append(l.errs, fp.errorAt(k, "", "%s is not a key (want a key name)", kindName(k)))
+			continue
+		}
+		d := keyNamed(k.Value)
+		if d == nil {
+			l.errs = append(l.errs, fp.errorAt(k, shown(k), "unknown key (%s)", suggestKey(k.Value)))
+			continue
+		}
+		if first := firsts[d.Name]; first != nil {
+			l.errs = append(l.errs, fp.errorAt(k, d.Name, "duplicate key (want it once; first at line %d)", first.Line))
+			continue
+		}
+		firsts[d.Name] = k
+		switch {
+		case d.Name == ExtendsKey:
+			extends = v
+		case d.Name == "name" && !top:
+			l.errs = append(l.errs, fp.errorAt(k, d.Name,
+				"a base may not set name: only the file given on the command line names an experiment, and two experiments would share a folder (want name in the files that extend it)"))
+		default:
+			layer[d.Name] = l.newSetting(d.Name, kp, v).ID
+		}
+	}
+	if extends != nil {
+		l.readBases(at, extends, append(stack, at.path))
+	}
+	l.load(layer)
+}
+
+// readBases reads each base that the extends value n of the file at names,
+// in order. stack holds the files of the chain so far, the file at
+// included, to find cycles.
+func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
+	p := place{File: at.path, Name: ExtendsKey, Lines: true, Via: at.via}
+	var items []valueAt
+	switch n.Kind {
+	case yaml.ScalarNode:
+		items = []valueAt{{n, ""}}
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			l.errs = append(l.errs, p.errorAt(n, "", "empty list (want a base's path, or a list of them)"))
+		}
+		for i, c := range n.Content {
+			items = append(items, valueAt{c, "[" + strconv.Itoa(i) + "]"})
+		}
+	default:
+		l.errs = append(l.errs, p.errorAt(n, "", "%s is not a path (want a base's path relative to this file, or a list of them)", kindName(n)))
+		return
+	}
+	for _, it := range items {
+		if it.Node.Kind != yaml.ScalarNode || it.Node.ShortTag() != "!!str" || it.Node.Value == "" {
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"%s is not a path (want a base's path relative to this file, such as base/stream.yaml)", describeNode(it.Node)))
+			continue
+		}
+		path := filepath.Join(baseDir(at.path), filepath.FromSlash(it.Node.Value))
+		e := p.errorAt(it.Node, it.Suffix, "")
+		next := link{path: path, depth: at.depth + 1,
+			via: fmt.Sprintf("in %s:%d:%d: %s", at.path, e.Line, e.Col, e.Key)}
+		if at.via != "" {
+			next.via += "; " + at.via
+		}
+		switch {
+		case slices.Contains(stack, path):
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"%s is a cycle: it extends itself through %s (want a chain of bases that ends)", it.Node.Value, chainText(stack, path)))
+			continue
+		case next.depth > MaxExtendsDepth:
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"%s would be base %d of a chain, deeper than %d (want a shorter chain of bases)", it.Node.Value, next.depth, MaxExtendsDepth))
+			continue
+		case l.reads >= maxChainFiles:
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"%s would be file %d that this experiment's bases read, more than %d (want fewer bases)", it.Node.Value, l.reads+1, maxChainFiles))
+			continue
+		}
+		l.reads++
+		data, err := l.files.ReadFile(path)
+		if err != nil {
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"base %s: %v (want the path of an experiment file, relative to %s)", path, err, displayDir(at.path)))
+			continue
+		}
+		l.readFile(next, data, stack)
+	}
+}
+
+// baseDir is the folder the bases of the file at path are relative to.
+func baseDir(path string) string {
+	if path == StdinName {
+		return "."
+	}
+	return filepath.Dir(path)
+}
+
+// displayDir names that folder in a message.
+func displayDir(path string) string {
+	if path == StdinName {
+		return "the current folder"
+	}
+	return "the folder of " + path
+}
+
+// chainText writes the files of a cycle: a.yaml → b.yaml → a.yaml.
+func chainText(stack []string, again string) string {
+	i := slices.Index(stack, again)
+	out := ""
+	for _, s := range stack[i:] {
+		out += s + " → "
+	}
+	return out + again
+}
+
+// describeNode names a value that is not a path, for a message.
+func describeNode(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return shown(n)
+	}
+	return kindName(n)
+}
+
+// baseOrigin is the origin of a value that came from the base at path, as
+// plan and experiment.yaml mark it: "from base/stream.yaml", relative to
+// the folder of the file the command line names.
+func (l *loader) baseOrigin(path string) string {
+	rel, err := filepath.Rel(baseDir(l.path), path)
+	if err != nil {
+		rel = path
+	}
+	return "from " + filepath.ToSlash(rel)
+}
