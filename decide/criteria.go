@@ -30,7 +30,15 @@ type Outcomes struct {
 func NewOutcomes(ys []int64) Outcomes {
 	desc := slices.Clone(ys)
 	slices.SortFunc(desc, func(a, b int64) int { return cmp.Compare(b, a) })
-	o := Outcomes{n: len(desc)}
+	distinct := 0
+	for i, y := range desc {
+		if i == 0 || desc[i-1] != y {
+			distinct++
+		}
+	}
+	// made to size: a source of thousands of periods holds an Outcomes
+	// for each of its intervals
+	o := Outcomes{n: len(desc), ys: make([]int64, 0, distinct), counts: make([]int, 0, distinct)}
 	for _, y := range desc {
 		o.sum += y
 		if k := len(o.ys); k > 0 && o.ys[k-1] == y {
