@@ -25,19 +25,22 @@ func lessonStream() model.Recovery {
 
 var lessonIntervals = []model.Interval{model.None, 6, 4, 3, 2, 1}
 
-func defaultFailures(p int) []int {
+// defaultFailures is the lesson's failure set: every period but the
+// first, each of weight 1.
+func defaultFailures(p int) model.FailureSet {
 	var out []int
 	for j := 1; j < p; j++ {
 		out = append(out, j)
 	}
-	return out
+	return model.FailureSet{Periods: out}
 }
 
-// bruteSum is Σ_f recovery(k, f), straight from the lesson's definition.
-func bruteSum(r model.Recovery, k model.Interval, failures []int) int64 {
+// bruteSum is Σ_f w_f·recovery(k, f), straight from the lesson's
+// definition.
+func bruteSum(r model.Recovery, k model.Interval, fs model.FailureSet) int64 {
 	var s int64
-	for _, f := range failures {
-		s += r.Recomputed(k, f)
+	for i, f := range fs.Periods {
+		s += fs.Weight(i) * r.Recomputed(k, f)
 	}
 	return s
 }
@@ -49,7 +52,7 @@ func round(x float64, decimals int) string {
 func TestLessonFigures(t *testing.T) {
 	const p, stateRows = 1.0, 200
 	stream, failures := lessonStream(), defaultFailures(12)
-	n := len(failures)
+	n := int64(len(failures.Periods))
 	sums := Sums(stream, 12, failures)
 	var lines []Line
 	best, worst := -1, -1
@@ -62,7 +65,7 @@ func TestLessonFigures(t *testing.T) {
 			best, bestE = i, e
 		}
 		var w int64
-		for _, f := range failures {
+		for _, f := range failures.Periods {
 			w = max(w, stream.Recomputed(k, f))
 		}
 		if best := w + c; worst < 0 || best < worstT {
@@ -88,7 +91,7 @@ func TestLessonFigures(t *testing.T) {
 	check("optimal expected total at 0.5", round(e, 1), lessonfigures.OptimalAtHalf)
 	check("none at 0.5", round(Expected(0.5, sums[0], n, 0), 1), lessonfigures.NoneAtHalf)
 
-	y, d, ok := Young(2200, 12, stateRows, n, p)
+	y, d, ok := Young(2200, 12, stateRows, int(n), p)
 	check("young", round(y, 3), lessonfigures.YoungInterval)
 	check("daly", round(d, 3), lessonfigures.DalyInterval)
 	if !ok {
@@ -116,8 +119,9 @@ func TestYoungNone(t *testing.T) {
 }
 
 // randomStream returns a stream of random rows per period and a random
-// failure set: every period but the first, or an explicit sorted list.
-func randomStream(rng *rand.Rand) (model.Recovery, int, []int) {
+// failure set: every period but the first, or an explicit sorted list,
+// each failure of weight 1, or of random weights (0 too, never all).
+func randomStream(rng *rand.Rand) (model.Recovery, int, model.FailureSet) {
 	p := 2 + rng.IntN(30)
 	counts := make([]int64, p)
 	for j := range counts {
@@ -129,16 +133,31 @@ func randomStream(rng *rand.Rand) (model.Recovery, int, []int) {
 	failures := defaultFailures(p)
 	if rng.IntN(2) == 0 {
 		var some []int
-		for _, f := range failures {
+		for _, f := range failures.Periods {
 			if rng.IntN(2) == 0 {
 				some = append(some, f)
 			}
 		}
 		if len(some) > 0 {
-			failures = some
+			failures.Periods = some
 		}
 	}
+	if rng.IntN(2) == 0 {
+		failures.Weights = randomWeights(rng, len(failures.Periods))
+	}
 	return model.NewRecovery(counts), p, failures
+}
+
+// randomWeights returns n weights, small or large, zero for some, never
+// all zero.
+func randomWeights(rng *rand.Rand, n int) []int64 {
+	w := make([]int64, n)
+	top := []int64{3, 10, 1_000_000}[rng.IntN(3)]
+	for i := range w {
+		w[i] = rng.Int64N(top)
+	}
+	w[rng.IntN(n)] = 1 + rng.Int64N(top)
+	return w
 }
 
 func TestSumsAndOptimumAgainstBruteForce(t *testing.T) {
@@ -160,24 +179,28 @@ func TestSumsAndOptimumAgainstBruteForce(t *testing.T) {
 		want, least := model.Interval(-1), math.Inf(1)
 		for _, k := range order {
 			c := int64(k.Checkpoints(p)) * stateRows
-			if e := Expected(prob, bruteSum(stream, k, failures), len(failures), c); e < least {
+			if e := Expected(prob, bruteSum(stream, k, failures), failures.Total(), c); e < least {
 				want, least = k, e
 			}
 		}
-		if k, e := Optimum(sums, len(failures), prob, stateRows); k != want || e != least {
+		if k, e := Optimum(sums, failures.Total(), prob, stateRows); k != want || e != least {
 			t.Fatalf("trial %d: Optimum = %s (%v), want %s (%v)", trial, k, e, want, least)
 		}
 	}
 }
 
-// enumerateTail is the tail criterion straight from SPEC §6: merge equal
-// costs, sort descending with mass p·m/n, then the certain cost with mass
-// 1−p; take mass 1−alpha from the top.
-func enumerateTail(ys []int64, alpha, p float64, certain int64) float64 {
-	n := float64(len(ys))
-	count := map[int64]int{}
-	for _, y := range ys {
-		count[certain+y]++
+// enumerateTail is the tail criterion straight from its definition: merge
+// equal costs, sort descending with mass p·m/W (m the weight of the
+// failures of that cost; weights nil: each 1), then the certain cost with
+// mass 1−p; take mass 1−alpha from the top.
+func enumerateTail(ys, weights []int64, alpha, p float64, certain int64) float64 {
+	fs := model.FailureSet{Periods: make([]int, len(ys)), Weights: weights}
+	n := float64(fs.Total())
+	count := map[int64]int64{}
+	for i, y := range ys {
+		if w := fs.Weight(i); w > 0 {
+			count[certain+y] += w
+		}
 	}
 	var costs []int64
 	for c := range count {
@@ -217,10 +240,19 @@ func TestTailAgainstEnumeration(t *testing.T) {
 		alpha := []float64{0, 0.5, 0.9, 0.95, 0.99, rng.Float64()}[rng.IntN(6)]
 		p := []float64{0, 0.25, 1, rng.Float64()}[rng.IntN(4)]
 		certain := rng.Int64N(1000)
-		got := NewOutcomes(ys).Tail(alpha, p, certain)
-		want := enumerateTail(ys, alpha, p, certain)
+		var weights []int64
+		if rng.IntN(2) == 0 {
+			weights = randomWeights(rng, n)
+		}
+		got := NewOutcomes(ys, weights).Tail(alpha, p, certain)
+		want := enumerateTail(ys, weights, alpha, p, certain)
 		if alpha == 0 {
-			want = Expected(p, sum(ys), n, certain) // the one defined exception
+			fs := model.FailureSet{Periods: make([]int, n), Weights: weights}
+			var s int64
+			for i, y := range ys {
+				s += fs.Weight(i) * y
+			}
+			want = Expected(p, s, fs.Total(), certain) // the one defined exception
 		}
 		if got != want { // the same operations in the same order: the same bits
 			t.Fatalf("trial %d: Tail(%v, %v, %d) of %v = %v, want %v", trial, alpha, p, certain, ys, got, want)
@@ -239,13 +271,13 @@ func TestTailAtZeroIsExpected(t *testing.T) {
 			sum += ys[i]
 		}
 		p, certain := rng.Float64(), rng.Int64N(5000)
-		o := NewOutcomes(ys)
-		if got, want := o.Tail(0, p, certain), Expected(p, sum, n, certain); got != want {
+		o := NewOutcomes(ys, nil)
+		if got, want := o.Tail(0, p, certain), Expected(p, sum, int64(n), certain); got != want {
 			t.Fatalf("trial %d: Tail at risk level 0 = %v, want expected total %v", trial, got, want)
 		}
 		// and the enumeration agrees, so the shortcut is the criterion
-		if e := enumerateTail(ys, 0, p, certain); math.Abs(e-Expected(p, sum, n, certain)) > 1e-9*max(1, e) {
-			t.Fatalf("trial %d: enumerated tail at 0 = %v, want %v", trial, e, Expected(p, sum, n, certain))
+		if e := enumerateTail(ys, nil, 0, p, certain); math.Abs(e-Expected(p, sum, int64(n), certain)) > 1e-9*max(1, e) {
+			t.Fatalf("trial %d: enumerated tail at 0 = %v, want %v", trial, e, Expected(p, sum, int64(n), certain))
 		}
 	}
 }
@@ -253,7 +285,7 @@ func TestTailAtZeroIsExpected(t *testing.T) {
 func TestTailAtOneMinusMassIsWorst(t *testing.T) {
 	// With p = 1 and 1−alpha no more than one failure's mass, the tail is
 	// the worst total: the lesson's worst case.
-	o := NewOutcomes([]int64{200, 400, 600, 0, 200, 400, 600, 0, 200, 400, 600})
+	o := NewOutcomes([]int64{200, 400, 600, 0, 200, 400, 600, 0, 200, 400, 600}, nil)
 	if got := o.Tail(0.95, 1, 600); got != 1200 {
 		t.Errorf("tail of interval 4 at 0.95 = %v, want 1200", got)
 	}
@@ -261,15 +293,15 @@ func TestTailAtOneMinusMassIsWorst(t *testing.T) {
 
 // randomLines returns lines with few distinct values, so that identical
 // lines, common breakpoints and ties at 0 are frequent.
-func randomLines(rng *rand.Rand) ([]Line, int) {
+func randomLines(rng *rand.Rand) ([]Line, int64) {
 	lines := make([]Line, 1+rng.IntN(10))
 	for i := range lines {
 		lines[i] = Line{Certain: rng.Int64N(5) * 100, Sum: rng.Int64N(8) * 300}
 	}
-	return lines, 1 + rng.IntN(12)
+	return lines, 1 + rng.Int64N(12)
 }
 
-func exactAt(l Line, p *big.Rat, n int) *big.Rat { return eval(l, p, big.NewInt(int64(n))) }
+func exactAt(l Line, p *big.Rat, n int64) *big.Rat { return eval(l, p, big.NewInt(n)) }
 
 func TestEnvelopeProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))

@@ -3,8 +3,9 @@ package decide
 import "math/big"
 
 // Line is one interval's expected total against the failure probability p:
-// E(p) = Certain + p·Sum/n, with Certain its certain cost and Sum the rows it
-// recomputes summed over the n failures of the failure set.
+// E(p) = Certain + p·Sum/W, with Certain its certain cost and Sum the rows
+// it recomputes summed over the failures of the failure set, each times its
+// weight; W is their total weight (n when each failure weighs 1).
 type Line struct {
 	Certain, Sum int64
 }
@@ -18,20 +19,20 @@ type Piece struct {
 
 // Envelope returns the lower envelope of the lines on p in [0, 1], in
 // increasing p, computed exactly: the lines meet at
-// p = (C_j − C_i)·n / (S_i − S_j), a rational held without rounding. At
+// p = (C_j − C_i)·W / (S_i − S_j), a rational held without rounding. At
 // p = 0, and after each breakpoint, the line taken is the least there, then
 // the one with the least slope, then the first in lines; a line identical to
 // an earlier one is never taken, and pieces of zero width are left out. It
 // takes O(pieces × lines) steps of integer arithmetic (math/big, so that no
 // product overflows), at most O(lines²).
-func Envelope(lines []Line, n int) []Piece {
+func Envelope(lines []Line, weight int64) []Piece {
 	if len(lines) == 0 {
 		return nil
 	}
-	bn := big.NewInt(int64(n))
+	bn := big.NewInt(weight)
 	var x, y, least, nb big.Int
-	// pick returns the line taken just after p = a/b: at p, E·n·b =
-	// C·n·b + S·a are integers that order as the totals do.
+	// pick returns the line taken just after p = a/b: at p, E·W·b =
+	// C·W·b + S·a are integers that order as the totals do.
 	pick := func(a, b *big.Int) int {
 		nb.Mul(bn, b)
 		best := -1

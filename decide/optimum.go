@@ -3,25 +3,27 @@ package decide
 import "ckptlab/model"
 
 // Sums returns S_k, the rows the whole stream recomputes summed over the
-// failure set, for every interval: index 0 is none, index k the interval
-// k = 1..periods. It reads the stream only through its prefix sums.
+// failure set, each failure times its weight, for every interval: index 0
+// is none, index k the interval k = 1..periods. It reads the stream only
+// through its prefix sums.
 //
 // For interval k, S_k = Σ_f upTo(f) − Σ_f upTo(last_k(f)), where upTo(j) is
 // the rows in periods 0..j and last_k(f) = (f // k)·k. The failures whose
-// last checkpoint is b·k are those in periods b·k .. b·k+k−1, counted from a
-// prefix count of the failure set, so the second sum takes P/k steps and
+// last checkpoint is b·k are those in periods b·k .. b·k+k−1, weighed from
+// a prefix sum of the failures' weights, so the second sum takes P/k steps and
 // all intervals together P·(1 + 1/2 + … + 1/P) = O(P log P), for the default
 // failure set and an explicit list alike.
-func Sums(stream model.Recovery, periods int, failures []int) []int64 {
+func Sums(stream model.Recovery, periods int, fs model.FailureSet) []int64 {
 	upTo := make([]int64, periods) // upTo[j] = rows in periods 0..j
 	for j := range upTo {
 		upTo[j] = stream.Recomputed(model.None, j)
 	}
-	before := make([]int64, periods+1) // before[j] = failures in periods < j
-	var all int64                      // Σ_f upTo(f)
-	for _, f := range failures {
-		before[f+1]++
-		all += upTo[f]
+	before := make([]int64, periods+1) // before[j] = weight of failures in periods < j
+	var all int64                      // Σ_f w_f·upTo(f)
+	for i, f := range fs.Periods {
+		w := fs.Weight(i)
+		before[f+1] += w
+		all += w * upTo[f]
 	}
 	for j := 1; j <= periods; j++ {
 		before[j] += before[j-1]
@@ -40,14 +42,14 @@ func Sums(stream model.Recovery, periods int, failures []int) []int64 {
 
 // Optimum returns the interval with the least expected total over every
 // interval of a source, declared or not, and that total: none, P, P−1, …, 1
-// in that order, ties to the earlier. sums are Sums' result, n the size of
-// the failure set. It takes O(P).
-func Optimum(sums []int64, n int, p float64, stateRows int64) (model.Interval, float64) {
+// in that order, ties to the earlier. sums are Sums' result, weight the
+// failure set's total weight W. It takes O(P).
+func Optimum(sums []int64, weight int64, p float64, stateRows int64) (model.Interval, float64) {
 	periods := len(sums) - 1
-	best, least := model.None, Expected(p, sums[0], n, 0)
+	best, least := model.None, Expected(p, sums[0], weight, 0)
 	for k := periods; k >= 1; k-- {
 		certain := int64(model.Interval(k).Checkpoints(periods)) * stateRows
-		if e := Expected(p, sums[k], n, certain); e < least {
+		if e := Expected(p, sums[k], weight, certain); e < least {
 			best, least = model.Interval(k), e
 		}
 	}

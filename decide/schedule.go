@@ -43,11 +43,10 @@ type Schedules struct {
 	rows    []int64 // rows[j] = Σ w_f·upTo[f] over failures f < j
 }
 
-// NewSchedules prepares the schedules of a stream of the given periods,
-// with the failure set failures (0-based periods) and their weights
-// (parallel to failures; nil weighs every failure 1). The weighted sums
-// must fit an int64, which the experiment's limits see to.
-func NewSchedules(stream model.Recovery, periods int, failures []int, weights []int64) *Schedules {
+// NewSchedules prepares the schedules of a stream of the given periods and
+// the failure set fs. The weighted sums must fit an int64, which the
+// experiment's limits see to.
+func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Schedules {
 	s := &Schedules{
 		periods: periods,
 		upTo:    make([]int64, periods),
@@ -57,11 +56,8 @@ func NewSchedules(stream model.Recovery, periods int, failures []int, weights []
 	for j := range s.upTo {
 		s.upTo[j] = stream.Recomputed(model.None, j)
 	}
-	for i, f := range failures {
-		w := int64(1)
-		if weights != nil {
-			w = weights[i]
-		}
+	for i, f := range fs.Periods {
+		w := fs.Weight(i)
 		s.weight[f+1] += w
 		s.rows[f+1] += w * s.upTo[f]
 	}

@@ -16,7 +16,7 @@ import (
 // TestScheduleLessonFigures holds the best schedule of the lesson's stream
 // to the figures worked out from the lesson's matrix (lessonfigures).
 func TestScheduleLessonFigures(t *testing.T) {
-	s := NewSchedules(lessonStream(), 12, defaultFailures(12), nil)
+	s := NewSchedules(lessonStream(), 12, defaultFailures(12))
 	for _, want := range lessonfigures.Schedules[1:] {
 		p, err := strconv.ParseFloat(want[0], 64)
 		if err != nil {
@@ -140,7 +140,7 @@ func TestScheduleAgainstBruteForce(t *testing.T) {
 	for trial := range 3000 {
 		counts, failures, weights := randomSource(rng, 11)
 		p, stateRows := randomDecision(rng)
-		got := NewSchedules(model.NewRecovery(counts), len(counts), failures, weights).Best(p, stateRows)
+		got := NewSchedules(model.NewRecovery(counts), len(counts), model.FailureSet{Periods: failures, Weights: weights}).Best(p, stateRows)
 		want := bruteSchedule(counts, failures, weights, p, stateRows)
 		if !slices.Equal(got.Points, want.Points) || got.Recomputed != want.Recomputed {
 			t.Fatalf("trial %d: counts %v, failures %v, weights %v, p %v, state %d: best %v (R %d), brute force %v (R %d)",
@@ -164,7 +164,7 @@ func TestScheduleNeverAboveIntervals(t *testing.T) {
 		for _, w := range weights {
 			weight += w
 		}
-		s := NewSchedules(stream, periods, failures, weights)
+		s := NewSchedules(stream, periods, model.FailureSet{Periods: failures, Weights: weights})
 		best := s.Best(p, stateRows)
 		got := exactCost(len(best.Points), best.Recomputed, p, weight, stateRows)
 		for k := 0; k <= periods; k++ {
@@ -196,7 +196,7 @@ func TestScheduleExactTies(t *testing.T) {
 		{huge + 1, nil},      // saving huge+1 for huge+1: a tie, to fewer checkpoints
 		{huge + 2, nil},
 	} {
-		got := NewSchedules(model.NewRecovery(counts), 3, []int{2}, nil).Best(1, c.stateRows)
+		got := NewSchedules(model.NewRecovery(counts), 3, model.FailureSet{Periods: []int{2}}).Best(1, c.stateRows)
 		if !slices.Equal(got.Points, c.want) {
 			t.Errorf("state %d: best %v, want %v", c.stateRows, got.Points, c.want)
 		}
@@ -209,7 +209,7 @@ func BenchmarkSchedule(b *testing.B) {
 		for j := 1; j < periods; j++ {
 			counts[j] = 1_000_000
 		}
-		s := NewSchedules(model.NewRecovery(counts), periods, defaultFailures(periods), nil)
+		s := NewSchedules(model.NewRecovery(counts), periods, defaultFailures(periods))
 		b.Run(fmt.Sprintf("periods=%d", periods), func(b *testing.B) {
 			for range b.N {
 				s.Best(0.5, 1_000_000)

@@ -10,31 +10,38 @@ type Cost struct {
 	// and Busiest the most any one worker recovers there.
 	Recomputed int64
 	Busiest    int64
-	// Worst, Sum and N describe the recovery of the whole stream over the
-	// failure set: its maximum, its sum and the number of failures.
-	Worst int64
-	Sum   int64
-	N     int
-	// BusiestWorst is the most any one worker recomputes over the failure
-	// set: what the failed worker may ask back whichever failure happens.
+	// Worst, Sum and Weight describe the recovery of the whole stream over
+	// the failure set: its maximum over the failures of positive weight,
+	// its weighted sum Σ w_f·y_f and the total weight W (the number of
+	// failures when each weighs 1).
+	Worst  int64
+	Sum    int64
+	Weight int64
+	// BusiestWorst is the most any one worker recomputes over the failures
+	// of positive weight: what the failed worker may ask back whichever
+	// failure happens.
 	BusiestWorst int64
 }
 
 // NewCost evaluates interval k over a source of the given number of periods,
-// with the named failure f and the failure set failures (0-based periods,
-// at least one).
-func NewCost(stream Recovery, workers WorkerSet, periods int, k Interval, f int, failures []int) Cost {
+// with the named failure f (0-based) and the failure set fs. A failure of
+// weight 0 counts in no criterion: it never happens.
+func NewCost(stream Recovery, workers WorkerSet, periods int, k Interval, f int, fs FailureSet) Cost {
 	c := Cost{
 		Interval:    k,
 		Checkpoints: k.Checkpoints(periods),
 		Recomputed:  stream.Recomputed(k, f),
 		Busiest:     Busiest(workers, k, f),
-		N:           len(failures),
+		Weight:      fs.Total(),
 	}
-	for _, d := range failures {
+	for i, d := range fs.Periods {
+		w := fs.Weight(i)
+		if w == 0 {
+			continue
+		}
 		y := stream.Recomputed(k, d)
 		c.Worst = max(c.Worst, y)
-		c.Sum += y
+		c.Sum += w * y
 		c.BusiestWorst = max(c.BusiestWorst, Busiest(workers, k, d))
 	}
 	return c
@@ -52,18 +59,19 @@ func (c Cost) ExactlyOnceState() int64 { return c.Recomputed }
 // WorstTotal is the worst recovery plus the certain cost.
 func (c Cost) WorstTotal(stateRows int) int64 { return c.Worst + c.CertainCost(stateRows) }
 
-// Average is the mean recovery over the failure set, sum / n in float64.
-func (c Cost) Average() float64 { return float64(c.Sum) / float64(c.N) }
+// Average is the mean recovery over the failure set, Σ w_f·y_f / W in
+// float64 (sum / n when each failure weighs 1).
+func (c Cost) Average() float64 { return float64(c.Sum) / float64(c.Weight) }
 
 // AverageTotal is the mean recovery plus the certain cost.
 func (c Cost) AverageTotal(stateRows int) float64 {
 	return c.Average() + float64(c.CertainCost(stateRows))
 }
 
-// ExpectedTotal is probability × sum / n + certain cost (see the function
+// ExpectedTotal is probability × sum / W + certain cost (see the function
 // ExpectedTotal).
 func (c Cost) ExpectedTotal(probability float64, stateRows int) float64 {
-	return ExpectedTotal(probability, c.Sum, int64(c.N), c.CertainCost(stateRows))
+	return ExpectedTotal(probability, c.Sum, c.Weight, c.CertainCost(stateRows))
 }
 
 // ExpectedTotal is p × sum / weight + certain, in that order in float64,

@@ -103,7 +103,7 @@ func TestRecoveryMatchesRowScan(t *testing.T) {
 
 func TestCostBestTiesGoToFirst(t *testing.T) {
 	// Same expected total for both: the first declared wins.
-	costs := []Cost{{Interval: 6, Sum: 10, N: 1}, {Interval: 3, Sum: 10, N: 1}}
+	costs := []Cost{{Interval: 6, Sum: 10, Weight: 1}, {Interval: 3, Sum: 10, Weight: 1}}
 	if got := Best(costs, 1, 0); got != 0 {
 		t.Errorf("Best = %d, want 0", got)
 	}

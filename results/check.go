@@ -3,6 +3,7 @@ package results
 import (
 	"bufio"
 	"bytes"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"errors"
 	"fmt"
@@ -115,7 +116,7 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := readLock(ctx, dir, s.Name) // not while a run swaps its set in
+	unlock, err := atomicfs.ReadLock(ctx, dir, s.Name) // not while a run swaps its set in
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +138,7 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD}))
+	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}))
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func extraFiles(folder string, files []string) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if name == ShardsDir || slices.Contains(files, name) {
+		if name == atomicfs.ShardsDir || name == MarkerFile || slices.Contains(files, name) {
 			continue
 		}
 		out = append(out, filepath.Join(folder, name))
@@ -178,14 +179,21 @@ func checkBinary(ctx context.Context, path string, render func(context.Context, 
 		return d, err
 	}
 	defer got.Close()
-	want, err := temps.createTemp("", "ckptlab-check-*"+filepath.Ext(path))
+	// The rendering and its scratch files go into a scratch folder of this
+	// process, which the next check removes should this one be killed.
+	atomicfs.RemoveStaleScratch(".ckptlab-xlsx-*") // left by checks before scratch folders
+	scratch, release, err := atomicfs.MkdirScratch("ckptlab-check-*")
 	if err != nil {
 		return nil, err
 	}
-	defer temps.remove(want.Name())
+	defer release()
+	want, err := os.Create(filepath.Join(scratch, "want"+filepath.Ext(path)))
+	if err != nil {
+		return nil, err
+	}
 	defer want.Close()
 	bw := bufio.NewWriterSize(want, 1<<16)
-	if err := render(ctx, bw, ""); err != nil {
+	if err := render(ctx, bw, scratch); err != nil {
 		return nil, err
 	}
 	if err := bw.Flush(); err != nil {

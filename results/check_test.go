@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/results"
 )
 
@@ -218,7 +219,7 @@ func TestCheckDifferences(t *testing.T) {
 			formats: []string{results.FormatCSV},
 			spoil: func(t *testing.T, folder string) {
 				os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("by hand"), 0o644)
-				os.MkdirAll(filepath.Join(folder, results.ShardsDir), 0o755) // input, not reported
+				os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755) // input, not reported
 				// A file of the set in a format not checked, not reported either.
 				os.WriteFile(filepath.Join(folder, "lesson.md"), []byte("# lesson"), 0o644)
 			},

@@ -9,7 +9,7 @@ package results
 // or not: how many, their period labels (space-separated, ascending,
 // empty for none) and its expected total.
 var DecisionColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},
@@ -17,13 +17,13 @@ var DecisionColumns = []Column{
 	{Name: "best_interval", Kind: Text},
 	{Name: "best_expected_total", Kind: Float, Decimals: 1},
 	{Name: "worst_case_interval", Kind: Text},
-	{Name: "worst_case_total", Kind: Int},
+	{Name: "worst_case_total", Kind: Int, Quantity: Total},
 	{Name: "tail_interval", Kind: Text},
 	{Name: "tail_total", Kind: Float, Decimals: 1},
 	{Name: "optimal_interval", Kind: Text},
 	{Name: "optimal_expected_total", Kind: Float, Decimals: 1},
-	{Name: "young_interval", Kind: Text},
-	{Name: "daly_interval", Kind: Text},
+	{Name: "young_interval", Kind: Text, Quantity: Estimate},
+	{Name: "daly_interval", Kind: Text, Quantity: Estimate},
 	{Name: "schedule_checkpoints", Kind: Int},
 	{Name: "schedule_points", Kind: Text},
 	{Name: "schedule_expected_total", Kind: Float, Decimals: 1},
@@ -35,7 +35,7 @@ var DecisionColumns = []Column{
 // probability. The fractions are exact, in lowest terms ("11/18"); the
 // probabilities are the nearest float64.
 var BreakevenColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "state_rows", Kind: Int},

@@ -10,10 +10,3 @@ import (
 func WriteXLSXSheetRows(w io.Writer, s Set, rows int) error {
 	return xlsxWriter{sheetRows: rows}.write(context.Background(), w, s)
 }
-
-// WithoutExchange makes swaps take the fallback of a system without an
-// atomic exchange of folders until the returned function is called.
-func WithoutExchange() (restore func()) {
-	exchangeFolders = func(a, b string) error { return errNoExchange }
-	return func() { exchangeFolders = exchange }
-}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/results"
 )
 
@@ -38,7 +39,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if fallback {
-				defer results.WithoutExchange()()
+				defer atomicfs.WithoutExchange()()
 			}
 			set := lessonSet(t)
 			out := t.TempDir()
@@ -46,7 +47,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 			if err := set.Write(out, []string{"csv", "xlsx", "md"}); err != nil {
 				t.Fatal(err)
 			}
-			shard := filepath.Join(folder, results.ShardsDir, "1-of-2")
+			shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-2")
 			os.MkdirAll(filepath.Dir(shard), 0o755)
 			if err := os.WriteFile(shard, []byte("shard"), 0o644); err != nil {
 				t.Fatal(err)
@@ -55,7 +56,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 			if err := set.Write(out, []string{"csv"}); err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
+			want := []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
 			if got := names(t, folder); !slices.Equal(got, want) {
 				t.Errorf("the folder holds %v, want %v", got, want)
 			}
@@ -80,9 +81,9 @@ func TestWriteCleansUpAKilledRun(t *testing.T) {
 	set := lessonSet(t)
 	out := t.TempDir()
 	stale := filepath.Join(out, ".lesson.tmp-123")
-	os.MkdirAll(filepath.Join(stale, results.ShardsDir), 0o755)
+	os.MkdirAll(filepath.Join(stale, atomicfs.ShardsDir), 0o755)
 	os.WriteFile(filepath.Join(stale, "grid.csv"), []byte("half a ro"), 0o644)
-	os.WriteFile(filepath.Join(stale, results.ShardsDir, "2-of-2"), []byte("shard"), 0o644)
+	os.WriteFile(filepath.Join(stale, atomicfs.ShardsDir, "2-of-2"), []byte("shard"), 0o644)
 	other := filepath.Join(out, ".lessons.tmp-1") // another name's: not this write's to remove
 	os.MkdirAll(other, 0o755)
 
@@ -92,7 +93,7 @@ func TestWriteCleansUpAKilledRun(t *testing.T) {
 	if got, want := names(t, out), []string{".lesson.lock", ".lessons.tmp-1", "lesson"}; !slices.Equal(got, want) {
 		t.Errorf("the output folder holds %v, want %v", got, want)
 	}
-	if data, _ := os.ReadFile(filepath.Join(out, "lesson", results.ShardsDir, "2-of-2")); string(data) != "shard" {
+	if data, _ := os.ReadFile(filepath.Join(out, "lesson", atomicfs.ShardsDir, "2-of-2")); string(data) != "shard" {
 		t.Errorf("the shard the killed run held is %q, want it moved back", data)
 	}
 }
@@ -105,7 +106,7 @@ func lockedLesson(t *testing.T) (set results.Set, out string, unlock func()) {
 	if err := set.Write(out, []string{"csv"}); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := results.LockFolder(context.Background(), out, set.Name)
+	unlock, err := atomicfs.LockFolder(context.Background(), out, set.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +125,15 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 	if err := <-done; !errors.Is(err, stop) {
 		t.Errorf("a write waiting for the lock returned %v, want %v", err, stop)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want the first set %v", got, want)
 	}
 	unlock()
+	set.Config = append(set.Config, results.Setting{Key: "workers", Value: "[2]", Origin: "--set"}) // another experiment
 	if err := set.Write(out, []string{"md"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{"experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want %v", got, want)
 	}
 }

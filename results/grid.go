@@ -3,7 +3,7 @@ package results
 // GridColumns are the columns of grid.csv, in the order of SPEC §4: the
 // axes, then the metrics in the order of SPEC §2.
 var GridColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "partition_key", Kind: Text},
@@ -18,7 +18,7 @@ var GridColumns = []Column{
 	{Name: "busiest_worker_recomputed", Kind: Int},
 	{Name: "exactly_once_state", Kind: Int},
 	{Name: "worst", Kind: Int},
-	{Name: "worst_total", Kind: Int},
+	{Name: "worst_total", Kind: Int, Quantity: Total},
 	{Name: "average", Kind: Float, Decimals: 1},
 	{Name: "average_total", Kind: Float, Decimals: 1},
 	{Name: "expected_total", Kind: Float, Decimals: 1},
@@ -68,7 +68,7 @@ func (r *GridRow) AppendValues(dst []Value) []Value {
 
 // FailureColumns are the columns of failures.csv, in the order of SPEC §4.
 var FailureColumns = []Column{
-	{Name: "seed", Kind: Int},
+	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
 	{Name: "periods", Kind: Int},
 	{Name: "partition_key", Kind: Text},

@@ -48,7 +48,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 				settings.Rows = append(settings.Rows, []Value{TextValue(kv.Key), TextValue(plainValue(kv.Value)), TextValue(kv.Origin)})
 			}
 			b.WriteString("\n<details><summary>Settings</summary>\n\n")
-			writeMarkdownTable(b, settings)
+			writeMarkdownTable(b, settings, true)
 			b.WriteString("\n</details>\n")
 		}
 	}, "the experiment")
@@ -78,7 +78,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 			blk, more := collect(s.Breakeven, MarkdownLimit/100)
 			blk = dropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
-			writeMarkdownBlock(b, blk)
+			writeMarkdownBlock(b, blk, false)
 			if more > 0 {
 				fmt.Fprintf(b, "\n%d more rows in breakeven.csv.\n", more)
 			}
@@ -99,7 +99,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Decisions: the interval each criterion picks\n")
 			blk, more := collect(s.Decisions, MarkdownLimit/200)
-			writeMarkdownBlock(b, blk)
+			writeMarkdownBlock(b, blk, false)
 			if more > 0 {
 				fmt.Fprintf(b, "\n%d more rows in decisions.csv.\n", more)
 			}
@@ -108,7 +108,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	for _, v := range s.Views {
 		md.section(func(b *bytes.Buffer) { fmt.Fprintf(b, "\n### %s\n", escapeMarkdown(v.Title)) }, "the "+v.Name+" view")
 		for _, blk := range v.Blocks {
-			md.section(func(b *bytes.Buffer) { writeMarkdownBlock(b, blk) }, "blocks of the "+v.Name+" view")
+			md.section(func(b *bytes.Buffer) { writeMarkdownBlock(b, blk, true) }, "blocks of the "+v.Name+" view")
 		}
 	}
 	return md.flush(w)
@@ -158,8 +158,10 @@ func (md *markdown) flush(w io.Writer) error {
 }
 
 // writeMarkdownBlock writes a block's bold title, if any, and its table,
-// folded in a <details> element when it is long.
-func writeMarkdownBlock(b *bytes.Buffer, blk Block) {
+// folded in a <details> element when it is long. printed shows numbers as
+// the lesson prints them, for the lesson's own tables; otherwise they are
+// shown in the number style.
+func writeMarkdownBlock(b *bytes.Buffer, blk Block, printed bool) {
 	fold := len(blk.Rows) > foldRows
 	if fold {
 		title := blk.Title
@@ -172,14 +174,14 @@ func writeMarkdownBlock(b *bytes.Buffer, blk Block) {
 	} else {
 		b.WriteString("\n")
 	}
-	writeMarkdownTable(b, blk)
+	writeMarkdownTable(b, blk, printed)
 	if fold {
 		b.WriteString("\n</details>\n")
 	}
 }
 
 // writeMarkdownTable writes a block as a pipe table, numbers right-aligned.
-func writeMarkdownTable(w *bytes.Buffer, b Block) {
+func writeMarkdownTable(w *bytes.Buffer, b Block, printed bool) {
 	marked := make(map[[2]int]bool, len(b.Marked))
 	for _, m := range b.Marked {
 		marked[m] = true
@@ -201,7 +203,11 @@ func writeMarkdownTable(w *bytes.Buffer, b Block) {
 	for i, row := range b.Rows {
 		w.WriteString("|")
 		for j, v := range row {
-			buf = appendLessonText(buf[:0], v, b.Columns[j])
+			if printed {
+				buf = appendLessonText(buf[:0], v, b.Columns[j])
+			} else {
+				buf = appendStyled(buf[:0], v, b.Columns[j])
+			}
 			text := escapeMarkdown(string(buf))
 			if marked[[2]int{i, j}] {
 				text = "**" + text + "**"
@@ -247,6 +253,28 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 	}
 	b.WriteString("```\n\n")
 	fmt.Fprintf(b, "Lines, in Mermaid's order of colours: %s. %s\n", escapeMarkdown(strings.Join(names, ", ")), escapeMarkdown(c.Note))
+}
+
+// appendStyled appends a value in the number style of its column; a text
+// column with a quantity (Young's and Daly's estimates) shows the numbers
+// among its texts so, and its other texts as they are.
+func appendStyled(dst []byte, v Value, c Column) []byte {
+	q := c.Shown()
+	switch v.Kind {
+	case Float:
+		return q.Append(dst, v.Float)
+	case Int:
+		if q != General {
+			return append(dst, q.FormatInt(v.Int)...)
+		}
+	case Text:
+		if c.Quantity != fromKind && isDecimal(v.Text) {
+			if f, err := strconv.ParseFloat(v.Text, 64); err == nil {
+				return q.Append(dst, f)
+			}
+		}
+	}
+	return v.AppendText(dst)
 }
 
 // appendLessonText appends a value as the lesson's Python prints it: a

@@ -13,9 +13,12 @@ type Quantity uint8
 
 // The kinds of quantity.
 const (
+	// fromKind, the zero Quantity, leaves a column's quantity to its kind
+	// (Column.Shown).
+	fromKind Quantity = iota
 	// General is a number shown as it is: seeds, labels that happen to be
 	// numbers.
-	General Quantity = iota
+	General
 	// Count is a whole number of rows, subscribers or workers: thousands
 	// separated.
 	Count
@@ -28,6 +31,10 @@ const (
 	// Estimate is a continuous estimate in periods (Young, Daly): two
 	// decimals.
 	Estimate
+	// Printed is a total as the lesson prints it, one decimal and no
+	// separator: the sheets that show the lesson's own tables show them
+	// as the lesson prints them (README, Result tables).
+	Printed
 )
 
 // quantityStyles is the number style, declared once: decimals shown, and
@@ -36,11 +43,13 @@ var quantityStyles = [...]struct {
 	decimals  int // -1: every digit
 	thousands bool
 }{
+	fromKind:    {-1, false},
 	General:     {-1, false},
 	Count:       {0, true},
 	Probability: {4, false},
 	Total:       {1, true},
 	Estimate:    {2, true},
+	Printed:     {1, false},
 }
 
 // Decimals returns how many decimals q shows, -1 for every digit.

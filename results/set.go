@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -38,6 +39,9 @@ type Set struct {
 	// syntax, in the order of the experiment-file schema.
 	Config  []Setting
 	Version string
+	// Inputs are the files the run read (its experiment files): a folder
+	// that holds one is not the run's to replace (CheckReplace).
+	Inputs []string
 }
 
 // HeadlineText returns the headline as ckptlab run prints it: one line
@@ -99,6 +103,8 @@ func Files(name string, formats []string) []string {
 			out = append(out, name+".xlsx")
 		case FormatMD:
 			out = append(out, name+".md")
+		case FormatJSON:
+			out = append(out, name+".json")
 		}
 	}
 	if len(out) > 0 {
@@ -115,11 +121,15 @@ func (s Set) Write(dir string, formats []string) error {
 
 // WriteContext writes the set in the given formats into dir/<name>/,
 // together with experiment.yaml, as one consistent set (SPEC §9; see
-// folder.go): every file is written into a staging folder beside
+// internal/atomicfs/folder.go): every file is written into a staging folder beside
 // dir/<name>/, and only when all of them are complete is that folder swapped
 // in for dir/<name>/ in one step. Files of the previous set go with it,
-// whatever their format; dir/<name>/shards/ stays. The write holds the
-// folder's lock (LockFolder) throughout, so concurrent writes of one set
+// unless they are of the same experiment and version and of a format this
+// write leaves out (set_keep.go), and their paths are told to the
+// context's OnRemoved function; dir/<name>/shards/ stays. A folder that is
+// not ckptlab's to replace (CheckReplace) is refused with a *RefusedError.
+// A marker file, MarkerFile, says which files are the set's. The write holds the
+// folder's lock (atomicfs.LockFolder) throughout, so concurrent writes of one set
 // name wait for each other; under the lock it removes what writes killed
 // earlier left. A write that fails or is cancelled through ctx leaves the
 // previous set as it was and removes its staging folder.
@@ -134,19 +144,28 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := LockFolder(ctx, dir, s.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, s.Name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := cleanStaging(dir, s.Name); err != nil {
-		return err
+	final := filepath.Join(dir, s.Name)
+	if err := CheckReplace(dir, s.Name, s.Inputs); err != nil {
+		return err // checked before the work too; now under the lock
 	}
-	stage, err := temps.mkdirTemp(dir, stagingPattern(s.Name))
+	stage, err := atomicfs.MkdirStaging(dir, s.Name)
 	if err != nil {
 		return err
 	}
-	defer temps.remove(stage) // after the swap, the previous set
+	defer atomicfs.Remove(stage) // after the swap, the previous set
+	written := Files(s.Name, formats)
+	kept, err := s.keepOthers(final, stage, written)
+	if err != nil {
+		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
+	}
+	if len(files) > 0 {
+		files = append(files, s.markerFile(written, kept))
+	}
 	for i := 0; i < len(files); {
 		j := i + 1
 		for files[i].alongside && j < len(files) && files[j].alongside {
@@ -160,13 +179,16 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return err
 	}
-	if err := syncDir(stage); err != nil {
+	if err := atomicfs.SyncDir(stage); err != nil {
 		return err
 	}
-	if err := temps.locked(func() error { return swapIn(stage, filepath.Join(dir, s.Name)) }); err != nil {
+	if err := atomicfs.SwapIn(stage, final); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	if err := atomicfs.SyncDir(dir); err != nil {
+		return err
+	}
+	return reportRemoved(ctx, stage, final)
 }
 
 // writeStagedAlongside writes files of a set into the staging folder at
@@ -211,7 +233,7 @@ func writeStaged(ctx context.Context, stage string, f setFile) error {
 		return err
 	}
 	defer file.Close()
-	bw := bufio.NewWriterSize(&writebackFile{f: file}, 1<<16)
+	bw := bufio.NewWriterSize(atomicfs.NewWriteback(file), 1<<16)
 	if err := f.render(ctx, bw, stage); err != nil {
 		return err
 	}
@@ -267,8 +289,12 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			out = append(out, setFile{name: s.Name + ".md", render: func(ctx context.Context, w io.Writer, _ string) error {
 				return WriteMarkdown(ctxWriter{ctx, w}, s)
 			}})
+		case FormatJSON:
+			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
+				return WriteJSON(ctxWriter{ctx, w}, s)
+			}})
 		default:
-			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx or md)", f)
+			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
 		}
 	}
 	if len(out) > 0 {

@@ -11,6 +11,21 @@ import (
 	"testing"
 )
 
+// entries returns the names in dir, sorted.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	slices.Sort(names)
+	return names
+}
+
 func TestFilesNamesWhatWriteWrites(t *testing.T) {
 	s := Set{Name: "lesson", Grid: Table{Name: "grid"}, Failures: Table{Name: "failures"},
 		Decisions: Table{Name: "decisions", Columns: DecisionColumns},

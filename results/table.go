@@ -29,6 +29,29 @@ type Column struct {
 	// shown (the lesson prints averages with one); -1 shows every digit.
 	// The CSV always holds the exact value.
 	Decimals int
+	// Quantity is the kind of quantity the column holds, which fixes how
+	// every writer shows it; when not set, Shown derives it from the kind.
+	Quantity Quantity
+}
+
+// Shown returns the kind of quantity a column's numbers are shown as: its
+// Quantity, or else a count for whole numbers, a total for a Float with
+// decimals and a probability for one shown with every digit (the
+// probability columns of every table).
+func (c Column) Shown() Quantity {
+	if c.Quantity != fromKind {
+		return c.Quantity
+	}
+	switch c.Kind {
+	case Int:
+		return Count
+	case Float:
+		if c.Decimals < 0 {
+			return Probability
+		}
+		return Total
+	}
+	return General
 }
 
 // Value is one cell. Only the field of its kind is meaningful.

@@ -2,6 +2,7 @@ package results
 
 import (
 	"archive/zip"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"fmt"
 	"io"
@@ -68,11 +69,11 @@ type xlsxWriter struct {
 // write builds the workbook, has excelize save it as a zip archive in the
 // scratch folder, and copies that archive to w in normalized form.
 func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
-	dir, err := temps.mkdirTemp(x.scratch, ".ckptlab-xlsx-*")
+	dir, err := atomicfs.MkdirTemp(x.scratch, ".ckptlab-xlsx-*")
 	if err != nil {
 		return err
 	}
-	defer temps.remove(dir)
+	defer atomicfs.Remove(dir)
 	f := excelize.NewFile(excelize.Options{TmpDir: dir})
 	defer f.Close()
 
@@ -222,10 +223,10 @@ func (b *workbook) newSheet(name string) error {
 }
 
 // styleKey names a cell style: a kind of cell and, for numbers, the
-// decimals shown (-1 for General).
+// number style shown.
 type styleKey struct {
 	role     styleRole
-	decimals int
+	quantity Quantity
 }
 
 type styleRole uint8
@@ -243,17 +244,13 @@ const (
 
 // style returns the id of a cell style, making it on first use. Styles are
 // made in the order cells ask for them, which is the same every run.
-func (b *workbook) style(role styleRole, decimals int) (int, error) {
-	key := styleKey{role, decimals}
+func (b *workbook) style(role styleRole, q Quantity) (int, error) {
+	key := styleKey{role, q}
 	if id, ok := b.styles[key]; ok {
 		return id, nil
 	}
 	var st excelize.Style
-	if decimals >= 0 {
-		format := "0"
-		if decimals > 0 {
-			format += "." + strings.Repeat("0", decimals)
-		}
+	if format := q.NumFmt(); format != "General" {
 		st.CustomNumFmt = &format
 	}
 	switch role {
@@ -276,7 +273,7 @@ func (b *workbook) style(role styleRole, decimals int) (int, error) {
 		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
 		st.Alignment = &excelize.Alignment{Horizontal: "right"}
 	}
-	if role == plainStyle && decimals < 0 {
+	if role == plainStyle && q.NumFmt() == "General" {
 		return 0, nil
 	}
 	id, err := b.f.NewStyle(&st)
@@ -295,10 +292,14 @@ func (b *workbook) remember(key styleKey, id int) {
 	b.styles[key] = id
 }
 
+// conditionalKey is the quantity of a conditional style's key: no number
+// style's, so the two kinds of style never share an id.
+const conditionalKey Quantity = 255
+
 // conditionalStyle returns the id of a conditional format's style, making
 // it on first use.
 func (b *workbook) conditionalStyle(role styleRole) (int, error) {
-	key := styleKey{role, -2}
+	key := styleKey{role, conditionalKey}
 	if id, ok := b.styles[key]; ok {
 		return id, nil
 	}
@@ -405,14 +406,11 @@ func isDecimal(s string) bool {
 	return s != "" && s != "." && points <= 1
 }
 
-// decimals returns how many decimals a column's numbers are shown with, -1
-// for as many as they have.
-func decimals(c Column) int {
-	switch c.Kind {
-	case Int:
-		return -1
-	case Float:
-		return c.Decimals
+// quantity returns the number style a column's cells are shown in:
+// General for text and booleans.
+func quantity(c Column) Quantity {
+	if c.Kind != Int && c.Kind != Float && c.Quantity == fromKind {
+		return General
 	}
-	return -1
+	return c.Shown()
 }

@@ -60,7 +60,7 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	// The note runs over the figures and the chart: as many characters as
 	// their width holds per line.
 	noteChars := width / columnPoints(1) * 1.1
-	wrap, err := b.style(wrapStyle, -1)
+	wrap, err := b.style(wrapStyle, General)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	for i, c := range charts {
 		if top, ok := yCap(c.Data); ok {
 			c.Note = strings.TrimSpace(c.Note + fmt.Sprintf(
-				" The y axis stops at %g, twice the highest point of the lowest line, so that the lines near it are told apart; lines above it run off the chart.", top))
+				" The y axis stops at %s, twice the highest point of the lowest line, so that the lines near it are told apart; lines above it run off the chart.", Total.Format(top)))
 		}
 		lines := 0
 		if c.Note != "" {

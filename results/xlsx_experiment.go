@@ -49,11 +49,11 @@ func (b *workbook) writeExperiment(s Set) error {
 	if err := setColWidths(sw, widths); err != nil {
 		return err
 	}
-	header, err := b.style(headerStyle, -1)
+	header, err := b.style(headerStyle, General)
 	if err != nil {
 		return err
 	}
-	wrap, err := b.style(wrapStyle, -1)
+	wrap, err := b.style(wrapStyle, General)
 	if err != nil {
 		return err
 	}

@@ -64,11 +64,15 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch
 	for _, f := range zr.File {
 		files[f.Name] = f
 	}
-	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+	// Every sheet is in the map before the first goroutine starts: they
+	// read it while packing, and a map is not safe to write while read.
 	for _, r := range tables {
 		for _, part := range r.parts {
 			ps.sheets[part.path] = &packedSheet{done: make(chan struct{})}
 		}
+	}
+	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+	for _, r := range tables {
 		ps.wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()

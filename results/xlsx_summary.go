@@ -161,7 +161,7 @@ func (ss *summarySheet) paragraph(text string) error {
 	if text == "" {
 		return nil
 	}
-	wrap, err := ss.b.style(wrapStyle, -1)
+	wrap, err := ss.b.style(wrapStyle, General)
 	if err != nil {
 		return err
 	}
@@ -183,11 +183,6 @@ func (ss *summarySheet) paragraph(text string) error {
 func (ss *summarySheet) breakeven(t Table) error {
 	blk, more := collect(t, summaryTableRows)
 	blk = dropConstantKeys(blk, 4)
-	for j, c := range blk.Columns {
-		if c.Kind == Float {
-			blk.Columns[j].Decimals = 4 // the exact fractions stand beside
-		}
-	}
 	blk.Title = "Break-even: the declared interval with the least expected total, by failure probability" + blk.Title
 	ss.row++
 	if err := ss.block(ss.row, blk); err != nil {

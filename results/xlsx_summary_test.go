@@ -121,7 +121,7 @@ func TestXLSXSummary(t *testing.T) {
 	if top < 0 {
 		t.FailNow()
 	}
-	wantMap := []string{"1|4|6", "0.75|6|6", "0.5|none|none", "0.25|none|none"}
+	wantMap := []string{"1.0000|4|6", "0.7500|6|6", "0.5000|none|none", "0.2500|none|none"}
 	if got := lines[top+1 : top+5]; !slices.Equal(got, wantMap) {
 		t.Errorf("decision map %q, want %q", got, wantMap)
 	}

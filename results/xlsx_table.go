@@ -123,7 +123,7 @@ func (ts *tableSheet) start() error {
 	ts.sw = sw
 	header := make([]any, len(ts.t.Columns))
 	numeric := numericTextColumns(ts.t.Columns)
-	headerID, err := b.style(headerStyle, -1)
+	headerID, err := b.style(headerStyle, General)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (ts *tableSheet) start() error {
 			return err
 		}
 		if numeric[i] || strings.HasSuffix(c.Name, "_fraction") {
-			id, err := b.style(centredStyle, -1)
+			id, err := b.style(centredStyle, quantity(c))
 			if err != nil {
 				return err
 			}
@@ -143,7 +143,7 @@ func (ts *tableSheet) start() error {
 				return err
 			}
 			ts.style[i] = id
-		} else if d := decimals(c); d >= 0 {
+		} else if d := quantity(c); d.NumFmt() != "General" {
 			id, err := b.style(plainStyle, d)
 			if err != nil {
 				return err

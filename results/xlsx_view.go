@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -36,7 +35,7 @@ func (b *workbook) writeView(v View) error {
 	if err != nil {
 		return err
 	}
-	vs := viewSheet{b: b, name: v.Name, sw: sw}
+	vs := viewSheet{b: b, name: v.Name, sw: sw, printed: true}
 	if err := vs.setWidths(widths); err != nil {
 		return err
 	}
@@ -107,11 +106,25 @@ type viewSheet struct {
 	b    *workbook
 	name string
 	sw   *excelize.StreamWriter
+	// printed shows numbers as the lesson prints them, not in the number
+	// style: a sheet of one of the lesson's own tables.
+	printed bool
+}
+
+// quantity returns the number style of a column's cells on this sheet.
+func (vs viewSheet) quantity(c Column) Quantity {
+	if !vs.printed {
+		return quantity(c)
+	}
+	if c.Kind == Float && c.Decimals >= 0 {
+		return Printed
+	}
+	return General
 }
 
 // title writes a one-cell title row.
 func (vs viewSheet) title(row int, text string, role styleRole) error {
-	id, err := vs.b.style(role, -1)
+	id, err := vs.b.style(role, General)
 	if err != nil {
 		return err
 	}
@@ -129,11 +142,11 @@ func (vs viewSheet) block(top int, blk Block) error {
 // table writes a block's header on row top and its rows below.
 func (vs viewSheet) table(top int, blk Block) error {
 	b := vs.b
-	headerID, err := b.style(headerStyle, -1)
+	headerID, err := b.style(headerStyle, General)
 	if err != nil {
 		return err
 	}
-	numberHeaderID, err := b.style(numberHeaderStyle, -1)
+	numberHeaderID, err := b.style(numberHeaderStyle, General)
 	if err != nil {
 		return err
 	}
@@ -155,7 +168,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 		if c.Kind == Text { // intervals, numbers or none, and labels alike
 			role = centredStyle
 		}
-		if styles[j], err = b.style(role, decimals(c)); err != nil {
+		if styles[j], err = b.style(role, vs.quantity(c)); err != nil {
 			return err
 		}
 	}
@@ -165,7 +178,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
 			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
 		}
-		if marked[m], err = b.style(markedStyle, decimals(blk.Columns[c])); err != nil {
+		if marked[m], err = b.style(markedStyle, vs.quantity(blk.Columns[c])); err != nil {
 			return err
 		}
 	}
@@ -234,8 +247,13 @@ func setColWidths(sw *excelize.StreamWriter, widths []float64) error {
 
 // appendShown appends a value as a sheet shows it in its column.
 func appendShown(dst []byte, v Value, c Column) []byte {
-	if v.Kind == Float && c.Decimals >= 0 {
-		return strconv.AppendFloat(dst, v.Float, 'f', c.Decimals, 64)
+	switch v.Kind {
+	case Float:
+		return c.Shown().Append(dst, v.Float)
+	case Int:
+		if q := c.Shown(); q != General {
+			return append(dst, q.FormatInt(v.Int)...)
+		}
 	}
 	return v.AppendText(dst)
 }

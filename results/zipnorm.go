@@ -45,9 +45,11 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet)
 			CRC32:              f.CRC32,
 			CompressedSize64:   f.CompressedSize64,
 			UncompressedSize64: f.UncompressedSize64,
-			ModifiedDate:       msDosEpochDate,
-			ModifiedTime:       msDosEpochTime,
 		}
+		// Modified would add an extended timestamp field to every entry,
+		// and change the bytes of every workbook with it.
+		//lint:ignore SA1019 the MS-DOS fields alone write the fixed time and nothing else
+		h.ModifiedDate, h.ModifiedTime = msDosEpochDate, msDosEpochTime
 		var r io.Reader
 		if p, ok := packed[f.Name]; ok {
 			if r, err = p.open(h); err != nil {

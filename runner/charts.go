@@ -142,7 +142,7 @@ func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval) 
 	for _, i := range shown {
 		c.Data.Columns = append(c.Data.Columns, results.Column{Name: "interval " + intervals[i].String(), Kind: results.Int})
 	}
-	for _, f := range sr.Failures {
+	for _, f := range sr.Failures.Periods {
 		row := []results.Value{results.TextValue(sr.Source.Label(f))}
 		for _, i := range shown {
 			row = append(row, results.IntValue(sr.Stream.Recomputed(intervals[i], f)))

@@ -34,12 +34,12 @@ type decision struct {
 // tail criterion. It costs O(intervals × n log n) once per source.
 func (sr *SourceResult) outcomes() []decide.Outcomes {
 	out := make([]decide.Outcomes, len(sr.Intervals))
-	ys := make([]int64, len(sr.Failures))
+	ys := make([]int64, len(sr.Failures.Periods))
 	for i, k := range sr.Intervals {
-		for j, f := range sr.Failures {
+		for j, f := range sr.Failures.Periods {
 			ys[j] = sr.Stream.Recomputed(k, f)
 		}
-		out[i] = decide.NewOutcomes(ys)
+		out[i] = decide.NewOutcomes(ys, sr.Failures.Weights)
 	}
 	return out
 }
@@ -63,7 +63,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 		var outs []decide.Outcomes
 		var sums []int64
 		var schedules *decide.Schedules
-		n := len(sr.Failures)
+		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			for _, prob := range sr.Grid.Probabilities {
 				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
@@ -73,7 +73,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				if outs == nil {
 					outs = sr.outcomes()
 					sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
-					schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures, nil)
+					schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
 				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
 				d.best = bestLeft(costs, left, prob, stateRows)
@@ -91,10 +91,10 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 					}
 					first = false
 				}
-				d.optimal, d.optimalTotal = decide.Optimum(sums, n, prob, int64(stateRows))
+				d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
 				d.schedule = schedules.Best(prob, int64(stateRows))
-				d.scheduleTotal = d.schedule.Expected(prob, int64(n), int64(stateRows))
+				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
 				if !yield(d) {
 					return
 				}
@@ -164,7 +164,7 @@ func (r *Result) breakevens(yield func(b *breakeven) bool) {
 				index = append(index, i)
 			}
 		}
-		pieces := decide.Envelope(lines, costs[0].N)
+		pieces := decide.Envelope(lines, costs[0].Weight)
 		for i := range pieces {
 			pieces[i].Line = index[pieces[i].Line]
 		}

@@ -51,8 +51,8 @@ type SourceResult struct {
 	Rows      int64
 	Drops     model.Drops
 	Intervals []model.Interval
-	Failures  []int // the failure set, 0-based periods
-	Failure   int   // the named failure, 0-based period
+	Failures  model.FailureSet // the failure set, with each failure's weight
+	Failure   int              // the named failure, 0-based period
 	Stream    model.Recovery
 	Parts     []*PartResult // in the order of the partition_key × workers axes
 }
@@ -225,7 +225,7 @@ func (sr *SourceResult) evaluate(e *experiment.Experiment, tally *model.Tally) {
 	sr.Rows = tally.Rows()
 	sr.Drops = tally.Drops()
 	sr.Intervals = sr.Grid.IntervalsFor(p)
-	sr.Failures = e.FailuresFor(p)
+	sr.Failures = e.FailureSetFor(p)
 	sr.Failure = int(e.FailurePeriod - e.Start)
 	sr.Stream = model.NewRecovery(tally.Stream())
 	counted := make(map[model.Partitioning]int)

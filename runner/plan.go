@@ -24,7 +24,7 @@ import (
 // a line "refused" says which and how to run it anyway. A zero Limits
 // checks nothing.
 func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []string, limits Limits) error {
-	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
 			return fmt.Errorf("%q is not a format (want %s)", f, experiment.OrList(known))
@@ -63,6 +63,9 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 		line("failure_periods", "all (every period but the first)")
 	} else {
 		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
+	}
+	if e.FailureWeights != nil {
+		line("failure_weights", e.WeightsText()+" (every other failure 1)")
 	}
 	writeCases(line, e)
 	sizes := e.Sizes()

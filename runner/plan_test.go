@@ -86,7 +86,7 @@ func TestWritePlanShortensLongAxes(t *testing.T) {
 func TestWritePlanRefusesUnknownFormat(t *testing.T) {
 	e := experiment.Lesson("x")
 	err := WritePlan(&strings.Builder{}, &e, "out", []string{"pdf"}, Limits{})
-	if err == nil || err.Error() != `"pdf" is not a format (want csv, xlsx or md)` {
+	if err == nil || err.Error() != `"pdf" is not a format (want csv, xlsx, md or json)` {
 		t.Errorf("WritePlan = %v", err)
 	}
 }

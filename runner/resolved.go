@@ -40,6 +40,11 @@ func Config(e *experiment.Experiment) []results.Setting {
 		{Key: "failure_period", Value: e.FailurePeriod.String()},
 		{Key: "failure_periods", Value: failures},
 	}
+	if e.FailureWeights != nil {
+		// only when set: with every failure of weight 1, the lesson's, the
+		// configuration and its hash stay those of a file without the key
+		config = append(config, results.Setting{Key: "failure_weights", Value: e.WeightsText()})
+	}
 	flow := func(v []string) string { return "[" + strings.Join(v, ", ") + "]" }
 	float := func(p float64) string { return results.FloatValue(p).String() }
 	if e.Cases != nil {
@@ -84,6 +89,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Headline:    r.Headline(),
 		Config:      Config(r.Exp),
 		Version:     Version,
+		Inputs:      []string{r.Exp.File},
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()

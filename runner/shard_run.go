@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -18,7 +19,7 @@ import (
 // ShardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
 func ShardsDir(dir string, e *experiment.Experiment) string {
-	return filepath.Join(dir, e.Name, results.ShardsDir)
+	return filepath.Join(dir, e.Name, atomicfs.ShardsDir)
 }
 
 // Hash returns the hash of the resolved experiment that shard files carry:
@@ -85,11 +86,19 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return run, err
 	}
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return run, err
 	}
 	defer unlock()
+	// Under the lock: the folder is still one a run may write into, and
+	// what killed shards and runs left goes.
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return run, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return run, err
+	}
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
@@ -167,20 +176,28 @@ func (m *MissingShardsError) Error() string {
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers. It waits for the output folder's
-// lock (results.LockFolder), which ctx may end.
+// lock (atomicfs.LockFolder), which ctx may end.
 func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
 	folder := ShardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
-	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
 	}
 	// Read under the output folder's lock: no shard is renamed in, and no
-	// set swapped in, while the files are read.
-	unlock, err := results.LockFolder(ctx, dir, e.Name)
+	// set swapped in, while the files are read. A run killed while it
+	// swapped its set in may have left the shards in its staging folder:
+	// they are moved back first.
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+		return nil, err
+	}
+	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards

@@ -11,9 +11,9 @@ import (
 	"io"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/safefile"
 	"ckptlab/model"
-	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
 
@@ -257,11 +257,11 @@ func truncate(line []byte) string {
 	return string(line)
 }
 
-// writeShardFile writes f to path atomically (see results.WriteFile): a
+// writeShardFile writes f to path atomically (see atomicfs.WriteFile): a
 // killed shard leaves no file at path, only a hidden temporary file that
 // merge ignores.
 func writeShardFile(path string, f *ShardFile) error {
-	return results.WriteFile(path, func(w *bufio.Writer) error {
+	return atomicfs.WriteFile(path, func(w *bufio.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})

@@ -74,8 +74,8 @@ func (r *Result) FailuresTable() results.Table {
 		var row results.FailureRow
 		var cells []results.Value
 		for _, sr := range r.Sources {
-			labels := make([]string, len(sr.Failures))
-			for i, f := range sr.Failures {
+			labels := make([]string, len(sr.Failures.Periods))
+			for i, f := range sr.Failures.Periods {
 				labels[i] = sr.Source.Label(f)
 			}
 			for _, pr := range sr.Parts {
@@ -84,7 +84,7 @@ func (r *Result) FailuresTable() results.Table {
 					if !left[j] {
 						continue
 					}
-					for i, f := range sr.Failures {
+					for i, f := range sr.Failures.Periods {
 						y := sr.Stream.Recomputed(c.Interval, f)
 						row = results.FailureRow{
 							Seed:          sr.Source.Seed,

@@ -73,10 +73,17 @@ func (sr *SourceResult) matrixBlock(title string, costs []model.Cost) results.Bl
 	for _, c := range costs {
 		b.Columns = append(b.Columns, results.Column{Name: c.Interval.String(), Kind: results.Int})
 	}
-	for _, f := range sr.Failures {
+	weighed := sr.Failures.Weights != nil
+	if weighed {
+		b.Columns = append(b.Columns, results.Column{Name: "weight", Kind: results.Int})
+	}
+	for i, f := range sr.Failures.Periods {
 		row := []results.Value{results.TextValue(sr.Source.Label(f))}
 		for _, c := range costs {
 			row = append(row, results.IntValue(sr.Stream.Recomputed(c.Interval, f)))
+		}
+		if weighed {
+			row = append(row, results.IntValue(sr.Failures.Weight(i)))
 		}
 		b.Rows = append(b.Rows, row)
 	}

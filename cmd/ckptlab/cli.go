@@ -133,7 +133,8 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 	root.SetVersionTemplate("ckptlab {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddCommand(newRunCmd(stdout, stderr), newValidateCmd(stdout, stderr),
-		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr))
+		newPlanCmd(stdout, stderr), newVersionCmd(stdout), newMergeCmd(stdout, stderr),
+		newDiffCmd(stdout, stderr))
 	// cobra's completion command prints its help and exits 0 when the shell
 	// is missing or unknown; here that is a usage error, as for every other
 	// command.
@@ -192,7 +193,7 @@ func (f *formatsFlag) Set(s string) error {
 // addFormatFlag adds --format with the default formats.
 func addFormatFlag(cmd *cobra.Command, f *formatsFlag) {
 	f.list, _ = parseFormats(defaultFormats)
-	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md")
+	cmd.Flags().Var(f, "format", "comma-separated output `formats`: csv, xlsx, md, json")
 }
 
 // limitFlags are the flags of the limits a run is checked against before

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"ckptlab/internal/atomicfs"
 	"context"
 	"maps"
 	"math/rand/v2"
@@ -13,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"ckptlab/results"
 )
 
 // helper returns a command that runs ckptlab with args in a process of its
@@ -250,7 +249,7 @@ func (s *syncBuffer) String() string {
 // says on stderr that it waits, then writes once the lock is free.
 func TestRunSaysItWaits(t *testing.T) {
 	out := t.TempDir()
-	unlock, err := results.LockFolder(context.Background(), out, "lesson")
+	unlock, err := atomicfs.LockFolder(context.Background(), out, "lesson")
 	if err != nil {
 		t.Fatal(err)
 	}

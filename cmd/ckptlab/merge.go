@@ -41,6 +41,9 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if err != nil {
 				return err
 			}
+			if code := checkFolders("merge", exps, out, stderr); code != exitOK {
+				return exitCode(code)
+			}
 			ctx, stop := commandContext("merge", stderr)
 			defer stop()
 			for _, e := range exps {
@@ -68,5 +71,5 @@ func mergeOne(ctx context.Context, e *experiment.Experiment, out string, formats
 	if err != nil {
 		return err
 	}
-	return writeSet(ctx, withRowsProgress(set, e.GridRows(), stderr, quiet), out, formats, stdout)
+	return writeSet(ctx, withRowsProgress(set, e.GridRows(), stderr, quiet), out, formats, stdout, stderr)
 }

@@ -57,8 +57,8 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 			if err := parseShardFlag(cmd, &f); err != nil {
 				return err
 			}
-			if f.out == "-" && (f.check || !slices.Equal(f.formats.list, []string{results.FormatMD})) {
-				return usagef(cmd, "-o - writes the Markdown to stdout: it takes --format md alone, without --check")
+			if f.out == "-" && (f.check || len(f.formats.list) != 1 || !slices.Contains([]string{results.FormatMD, results.FormatJSON}, f.formats.list[0])) {
+				return usagef(cmd, "-o - writes the Markdown or the JSON to stdout: it takes --format md or --format json alone, without --check")
 			}
 			if code := run(files, f, stdout, stderr); code != exitOK {
 				return exitCode(code)
@@ -88,6 +88,11 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 		if msg := limits.Exceeded(e); msg != "" {
 			fmt.Fprintf(stderr, "ckptlab run: %s: %s\n", e.File, msg)
 			return exitBadUser
+		}
+	}
+	if !f.check && f.out != "-" {
+		if code := checkFolders("run", exps, f.out, stderr); code != exitOK {
+			return code
 		}
 	}
 
@@ -129,15 +134,23 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 	if f.check {
 		return checkSet(ctx, set, f.out, f.formats.list, stdout)
 	}
-	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY"
+	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY", or the JSON
+		if f.formats.list[0] == results.FormatJSON {
+			return checkCounts{}, results.WriteJSON(stdout, set)
+		}
 		return checkCounts{}, results.WriteMarkdown(stdout, set)
 	}
-	return checkCounts{}, writeSet(ctx, set, f.out, f.formats.list, stdout)
+	return checkCounts{}, writeSet(ctx, set, f.out, f.formats.list, stdout, stderr)
 }
 
 // writeSet writes the set into out, then prints the paths of its files
-// and its headline: the answer, under -q too.
-func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout io.Writer) error {
+// and its headline: the answer, under -q too. Each file of the previous set
+// that the write removed is named on stderr, as it goes.
+func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout, stderr io.Writer) error {
+	ctx = results.OnRemoved(ctx, func(path string) {
+		fmt.Fprintf(stderr, "ckptlab: removed %s: of the previous set in %s, of another experiment or version, and of a format this run does not write\n",
+			path, filepath.Dir(path))
+	})
 	if err := set.WriteContext(ctx, out, formats); err != nil {
 		return err
 	}
@@ -150,12 +163,12 @@ func writeSet(ctx context.Context, set results.Set, out string, formats []string
 
 // parseFormats reads the --format list, in any case: CSV is csv.
 func parseFormats(s string) ([]string, error) {
-	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD}
+	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	var out []string
 	for _, f := range strings.Split(s, ",") {
 		f = strings.ToLower(strings.TrimSpace(f))
 		if !slices.Contains(known, f) {
-			return nil, fmt.Errorf("%q is not a format (want a list of csv, xlsx, md)", f)
+			return nil, fmt.Errorf("%q is not a format (want a list of csv, xlsx, md, json)", f)
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)

@@ -1,14 +1,13 @@
 package main
 
 import (
+	"ckptlab/internal/atomicfs"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"ckptlab/results"
 )
 
 // exitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM:
@@ -17,7 +16,7 @@ const exitInterrupted = 130
 
 // interruptContext returns a context that SIGINT or SIGTERM cancels. At the
 // signal, the temporary files of the writes in progress are removed at once
-// and no file is renamed into place afterwards (results.RemoveTemporaries),
+// and no file is renamed into place afterwards (atomicfs.RemoveTemporaries),
 // however long the run takes to notice that its context is done; a second
 // signal ends the process the default way. stop releases the signals.
 func interruptContext() (ctx context.Context, stop func()) {
@@ -29,7 +28,7 @@ func interruptContext() (ctx context.Context, stop func()) {
 		select {
 		case sig := <-signals:
 			signal.Stop(signals)
-			results.RemoveTemporaries()
+			atomicfs.RemoveTemporaries()
 			cancel(fmt.Errorf("%v", sig))
 		case <-done:
 		}
@@ -46,7 +45,7 @@ func interruptContext() (ctx context.Context, stop func()) {
 // ckptlab writing the same folder is said on stderr.
 func commandContext(name string, stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, stop = interruptContext()
-	ctx = results.OnLockWait(ctx, func(folder string) {
+	ctx = atomicfs.OnLockWait(ctx, func(folder string) {
 		fmt.Fprintf(stderr, "ckptlab %s: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", name, folder)
 	})
 	return ctx, stop
@@ -58,6 +57,9 @@ func failed(ctx context.Context, name, file string, err error, stderr io.Writer)
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "ckptlab %s: stopped by %v; every file is as it was or complete, none half-written\n", name, context.Cause(ctx))
 		return exitInterrupted
+	}
+	if code, ok := refused(name, err, stderr); ok {
+		return code
 	}
 	fmt.Fprintf(stderr, "ckptlab %s: %s: %v%s\n", name, file, err, writeHint(err))
 	return exitFailed

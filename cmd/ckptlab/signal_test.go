@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ckptlab/results"
 )
 
 // mainEnv, set in the environment, makes TestHelperMain run ckptlab with
@@ -82,7 +84,7 @@ func TestInterruptedRun(t *testing.T) {
 				}
 				folder := filepath.Join(out, "lesson")
 				before := map[string][]byte{}
-				for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "lesson.xlsx", "lesson.md", "experiment.yaml"} {
+				for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "lesson.xlsx", "lesson.md", "experiment.yaml", results.MarkerFile} {
 					before[name], err = os.ReadFile(filepath.Join(folder, name))
 					if err != nil {
 						t.Fatal(err)

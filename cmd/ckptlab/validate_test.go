@@ -147,7 +147,7 @@ func TestValidateEveryError(t *testing.T) {
 	want := a + ":2:10: workers: 0 is not a worker count (want >= 1)\n" +
 		a + ":3:12: seeds[1]: 1 is listed twice (want each seed once)\n" +
 		a + ":4:1: colour: unknown key (want one of version, extends, name, description, seeds, subscribers, periods, " +
-		"partition_key, workers, state_rows, risk_level, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods, cases, exclude)\n" +
+		"partition_key, workers, state_rows, risk_level, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods, failure_weights, cases, exclude)\n" +
 		a + ":5:19: intervals[1]: 13 is not an interval (want none, all, or 1..12)\n" +
 		b + ":1:7: name: ../b is not a valid name (want [a-z0-9][a-z0-9_-]{0,63}, it names the output folder)\n"
 	if code != exitBadUser || stdout != "" || stderr != want {
@@ -300,7 +300,7 @@ func TestPlanErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{bad}, bad + ":2:10: workers: 0 is not a worker count (want >= 1)\n"},
-		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md)` +
+		{[]string{"--format", "pdf", good}, `ckptlab plan: invalid argument "pdf" for "--format" flag: "pdf" is not a format (want a list of csv, xlsx, md, json)` +
 			"\nRun 'ckptlab plan --help' for usage.\n"},
 		{[]string{"--set", "periods=1", good}, "--set periods: 1 is not a period count (want >= 2)\n"},
 	}

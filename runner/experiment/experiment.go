@@ -44,6 +44,10 @@ type Experiment struct {
 	// FailurePeriods lists the failures averaged over; nil means every
 	// period but the first, for each periods value.
 	FailurePeriods []model.Month
+	// FailureWeights weighs the failures of the failure set
+	// (failure_weights); a label it does not hold weighs 1. It holds no
+	// weight of 1, and is nil when every failure weighs 1, as in the lesson.
+	FailureWeights map[model.Month]int64
 
 	// Cases, when not nil, are the grids whose union is the experiment's
 	// grid (see Grids); the axes above are then the values a case takes
@@ -103,6 +107,29 @@ func (e *Experiment) FailuresFor(p int) []int {
 	}
 	return out
 }
+
+// FailureSetFor returns the failure set of a source of p periods with the
+// weight of each failure: FailuresFor(p), weighed by FailureWeights. Its
+// Weights are nil when every failure weighs 1.
+func (e *Experiment) FailureSetFor(p int) model.FailureSet {
+	fs := model.FailureSet{Periods: e.FailuresFor(p)}
+	if e.FailureWeights == nil {
+		return fs
+	}
+	fs.Weights = make([]int64, len(fs.Periods))
+	for i, f := range fs.Periods {
+		w, ok := e.FailureWeights[e.Start+model.Month(f)]
+		if !ok {
+			w = 1
+		}
+		fs.Weights[i] = w
+	}
+	return fs
+}
+
+// WeightsText writes the failure weights as the resolved experiment shows
+// them, in YAML flow syntax, labels ascending: "{2026-06: 3, 2026-12: 0}".
+func (e *Experiment) WeightsText() string { return weightsText(e.FailureWeights) }
 
 // SubscriberState stands in StateRows for the word subscribers: the state
 // is one entry per subscriber (the lesson's PF50), so a checkpoint holds N

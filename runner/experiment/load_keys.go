@@ -17,6 +17,7 @@ const (
 	maxFaults      = 1_000_000_000
 	maxAxisValues  = 1_000_000 // values one range may expand to
 	maxSeed        = 1<<32 - 1
+	maxWeight      = 1_000_000 // of one failure period (failure_weights)
 )
 
 // namePattern is what a name must match: it names the output folder, so it
@@ -37,6 +38,7 @@ const (
 	typeCases                     // a list of cases, mappings of axis keys (SPEC §7)
 	typeExclude                   // a list of exclude entries (SPEC §7)
 	typePaths                     // paths of files, one or a list (extends)
+	typeWeights                   // a mapping of period labels to whole numbers within Min..Max
 )
 
 // keyDef defines one key of an experiment file. The table of keyDefs
@@ -106,6 +108,8 @@ var keyTable = []*keyDef{
 		Type: typeMonth, Label: true, Noun: "period label", Default: "2026-09"},
 	{Name: "failure_periods", Doc: "Failures averaged over: all (every period but the first) or a list of period labels.",
 		Type: typeMonth, Many: true, All: true, Label: true, Noun: "period label", Default: "all"},
+	{Name: "failure_weights", Doc: "Weights of the failures of the failure set: a mapping of period labels to whole numbers >= 0; a failure not listed weighs 1. Failure f counts w_f/W of the failures in every criterion, W the total weight.",
+		Type: typeWeights, Label: true, Min: 0, Max: maxWeight, Cap: true, Noun: "failure weight", Default: map[string]any{}},
 	{Name: "cases", Doc: "Grids whose union is the experiment's grid, in order: each a mapping of axis keys over the file's values.",
 		Type: typeCases, Noun: "case"},
 	{Name: "exclude", Doc: "Points dropped from the grid: each entry maps axis keys or column names to a value or a list, and drops the points it matches in every key.",
@@ -156,6 +160,8 @@ func (d *keyDef) want() string {
 		return "a list of mappings of axis keys to values, such as [{partition_key: type, workers: 16}]"
 	case typePaths:
 		return "a path relative to this file, or a list of them"
+	case typeWeights:
+		return "a mapping of period labels to whole numbers >= 0, such as {2026-06: 3}"
 	}
 	return ""
 }

@@ -89,6 +89,11 @@ func (l *loader) resolve() *Experiment {
 	if !l.fillGrid(&e, win, cases, exclude) {
 		return nil
 	}
+	if v, _, _ := value("failure_weights"); v != nil {
+		if l.checkWeights(&e, win["failure_weights"], v); len(l.errs) > 0 {
+			return nil
+		}
+	}
 	return &e
 }
 
@@ -204,6 +209,17 @@ func (l *loader) fill(e *Experiment, value func(key string) *parsed) {
 	}
 	if v := value("failure_periods"); v != nil && !v.All {
 		e.FailurePeriods = v.Months
+	}
+	if v := value("failure_weights"); v != nil {
+		for i, m := range v.Months {
+			if v.Ints[i] == 1 {
+				continue // the default: a weight of 1 changes nothing
+			}
+			if e.FailureWeights == nil {
+				e.FailureWeights = map[model.Month]int64{}
+			}
+			e.FailureWeights[m] = v.Ints[i]
+		}
 	}
 }
 

@@ -142,6 +142,7 @@ func TestLoadEveryKey(t *testing.T) {
 		Duplicates:     2,
 		FailurePeriod:  model.NewMonth(2027, 10),
 		FailurePeriods: []model.Month{model.NewMonth(2027, 4), model.NewMonth(2028, 2)},
+		FailureWeights: map[model.Month]int64{model.NewMonth(2028, 2): 3}, // a weight of 1 is the default
 		Origins:        map[string]string{},
 	}
 	if !reflect.DeepEqual(*e, want) {
@@ -149,6 +150,9 @@ func TestLoadEveryKey(t *testing.T) {
 	}
 	if got := e.FailuresFor(12); !reflect.DeepEqual(got, []int{1, 11}) {
 		t.Errorf("FailuresFor(12) = %v, want [1 11]", got)
+	}
+	if got := e.FailureSetFor(12); !reflect.DeepEqual(got.Weights, []int64{1, 3}) || got.Total() != 4 {
+		t.Errorf("FailureSetFor(12) = %+v, want weights [1 3] of total 4", got)
 	}
 }
 

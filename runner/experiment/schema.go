@@ -55,6 +55,10 @@ func keySchema(d *keyDef) jsonObject {
 		return listSchema(d, axisKeys, nil, 0)
 	case typeExclude:
 		return listSchema(d, excludeNames, columnNames, 1)
+	case typeWeights:
+		return jsonObject{{"description", d.Doc}, {"default", d.Default}, {"type", "object"},
+			{"propertyNames", jsonObject{{"pattern", monthPattern}}},
+			{"additionalProperties", jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}}}
 	case typePaths:
 		path := jsonObject{{"type", "string"}, {"minLength", 1}}
 		return jsonObject{{"description", d.Doc}, {"oneOf", []any{path,

@@ -1,4 +1,4 @@
-package results
+package atomicfs
 
 import (
 	"context"
@@ -52,12 +52,42 @@ func stagingPattern(name string) string { return "." + name + ".tmp-*" }
 // releases it. A process that writes anything into dir/<name>/ (a set, a
 // shard) holds it while it does. The wait ends with ctx's error when ctx is
 // done. The lock goes with the process: a killed process releases it.
+//
+// The lock file is opened without following a symbolic link (a dangling
+// one would have the open create its target, outside OUT) and without
+// waiting (a FIFO there would block the open), and only a regular file is
+// taken for one.
 func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error) {
-	f, err := os.OpenFile(lockPath(dir, name), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openLock(LockPath(dir, name), true)
 	if err != nil {
-		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+		return nil, err
 	}
 	return flock(ctx, f, syscall.LOCK_EX, filepath.Join(dir, name))
+}
+
+// openLock opens the lock file at path, creating it if create is set,
+// and refuses anything but a regular file, unfollowed and unwaited.
+func openLock(path string, create bool) (*os.File, error) {
+	flags := os.O_RDONLY
+	if create {
+		flags = os.O_RDWR | os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags|noFollow, 0o644)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("cannot lock the output folder: %s is a symbolic link, not a lock file ckptlab made (remove it)", path)
+		}
+		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file, so not a lock file ckptlab made (remove it)", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+	}
+	return f, nil
 }
 
 // lockWaitKey is the context key of OnLockWait's function.
@@ -74,17 +104,19 @@ func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
 // lock excludes, so that a reader sees the files of one set. Where there
 // is no lock file, no set was ever written, and it takes none.
 func readLock(ctx context.Context, dir, name string) (unlock func(), err error) {
-	f, err := os.Open(lockPath(dir, name))
+	f, err := openLock(LockPath(dir, name), false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot lock the output folder: %w", err)
+		return nil, err
 	}
 	return flock(ctx, f, syscall.LOCK_SH, filepath.Join(dir, name))
 }
 
-func lockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
+// LockPath returns the path of the lock file of the output folder
+// dir/<name>/: dir/.<name>.lock.
+func LockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
 
 // flock locks f, the lock file of folder, polling so that it can give up
 // when ctx is done; it closes f on failure, and the returned unlock closes
@@ -109,6 +141,37 @@ func flock(ctx context.Context, f *os.File, how int, folder string) (unlock func
 		case <-time.After(lockPoll):
 		}
 	}
+}
+
+// CleanLeftovers removes what killed processes left in the output folder
+// dir/<name>/ and beside it: the staging folders of killed writes (moving
+// back the shards they held, so that a merge finds them) and the temporary
+// files of killed shards in shards/. The caller holds the folder's lock
+// (LockFolder), so nothing it removes is in use.
+func CleanLeftovers(dir, name string) error {
+	if err := cleanStaging(dir, name); err != nil {
+		return err
+	}
+	return cleanShardTemps(filepath.Join(dir, name, ShardsDir))
+}
+
+// cleanShardTemps removes the hidden temporary files of shard files
+// (.I-of-N.tmp-*, see WriteFile) in folder: shards write them only under
+// the folder's lock, so under it any there is a killed shard's.
+func cleanShardTemps(folder string) error {
+	stale, err := filepath.Glob(filepath.Join(folder, ".*.tmp-*"))
+	if err != nil {
+		return err
+	}
+	for _, path := range stale {
+		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+			continue // not a file a shard writes: left alone
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s, left by a shard that was killed: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // cleanStaging removes the staging folders that killed writes of the set

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/results"
 )
 
 var lessonFile = filepath.Join("..", "..", "experiments", "lesson.yaml")
@@ -159,7 +161,7 @@ func TestRunDefaultFormats(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
+	if want := []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
 		t.Errorf("run wrote %v, want %v (csv and xlsx by default, nothing else)", names, want)
 	}
 }

@@ -68,6 +68,8 @@ func (c *checker) values(d *keyDef, n *yaml.Node, fr frame) (parsed, bool) {
 	before := len(c.errs)
 	var v parsed
 	switch {
+	case d.Type == typeWeights:
+		v = c.weights(d, n, fr)
 	case n.Kind == yaml.MappingNode && d.Range:
 		v = c.rangeOf(d, n, fr)
 	case n.Kind == yaml.SequenceNode && d.Many:

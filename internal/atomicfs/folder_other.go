@@ -1,6 +1,6 @@
 //go:build !linux
 
-package results
+package atomicfs
 
 // exchange reports that folders cannot be exchanged atomically here: the
 // swap renames the old folder aside instead.

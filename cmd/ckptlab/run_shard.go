@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/results"
+	"ckptlab/internal/atomicfs"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -19,7 +19,7 @@ import (
 func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
 	// Shards of one run share the folder's lock for the moment each renames
 	// its file in: a wait for it is short and normal, not worth a word.
-	ctx = results.OnLockWait(ctx, func(string) {})
+	ctx = atomicfs.OnLockWait(ctx, func(string) {})
 	report, finish := newProgress(stderr, f.quiet)
 	run, err := runner.RunShard(ctx, e, runner.Options{Jobs: f.jobs, Progress: report}, s, f.out)
 	finish()

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ckptlab/compare"
+	"ckptlab/runner/experiment"
+)
+
+// newDiffCmd returns ckptlab diff, which says what a change did to the
+// answers: settings, decisions, break-even envelopes and the grid's
+// columns, of two sides or of files at a git revision against now.
+func newDiffCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		rev    string
+		format string
+		sets   []string
+	)
+	cmd := &cobra.Command{
+		Use:   "diff [--format text|md|json] [--set key=value]... OLD NEW\n  ckptlab diff --rev REV [--format text|md|json] FILE...|DIR",
+		Short: "Compare two runs: settings, decisions, break-even envelopes and grid columns",
+		Long: `Compare two runs and say what changed in the answers.
+
+OLD and NEW are each an output folder (out/lesson, as a run wrote it), an
+experiment file (evaluated in memory, nothing written), or REV:PATH, an
+experiment file at a git revision of the repository holding the current
+folder, read with its bases at that revision. With --rev REV, each FILE
+(a folder: its *.yaml and *.yml files) at REV is compared with the file
+as it is now; a file new or deleted since REV is reported as such.
+
+Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
+		DisableFlagsInUseLine: true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case rev != "" && len(args) == 0:
+				return usagef(cmd, "--rev %s names no file (want FILE... or a folder, such as experiments/)", rev)
+			case rev == "" && len(args) != 2:
+				return usagef(cmd, "want OLD and NEW, got %d %s (or --rev REV FILE...)", len(args), map[bool]string{true: "argument", false: "arguments"}[len(args) == 1])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(compare.Formats, format) {
+				return usagef(cmd, "--format %s is not a format of diff (want %s)", format, strings.Join(compare.Formats, ", "))
+			}
+			ctx, stop := interruptContext()
+			defer stop()
+			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets)}
+			var report *compare.Report
+			var err error
+			if rev != "" {
+				report, err = o.Revision(rev, args)
+			} else {
+				report, err = o.Pair(args[0], args[1])
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", ctx.Err())
+					return exitCode(exitInterrupted)
+				}
+				fmt.Fprintln(stderr, err)
+				return exitCode(exitBadUser)
+			}
+			if err := compare.Write(stdout, report, format); err != nil {
+				fmt.Fprintf(stderr, "ckptlab diff: %v\n", err)
+				return exitCode(exitBadUser)
+			}
+			if report.Differs() {
+				return exitCode(exitFailed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&rev, "rev", "", "compare each FILE at git revision `REV` with the file now")
+	cmd.Flags().StringVar(&format, "format", compare.FormatText, "report `format`: text, md (GitHub Markdown) or json")
+	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, `key=value` in YAML flow syntax (repeatable)")
+	return cmd
+}

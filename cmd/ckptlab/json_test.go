@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ckptlab/results"
+)
+
+// runJSON is RunJSON as a script reads it: rows as maps.
+type runJSON struct {
+	Kind       string                `json:"kind"`
+	Version    int                   `json:"version"`
+	Name       string                `json:"name"`
+	Experiment []results.JSONSetting `json:"experiment"`
+	Headline   []string              `json:"headline"`
+	Decisions  []map[string]any      `json:"decisions"`
+	Breakeven  []map[string]any      `json:"breakeven"`
+}
+
+// TestRunJSON writes the lesson as CSV and JSON and checks the JSON
+// against the CSVs, cell by cell, and that -o - writes the same document.
+func TestRunJSON(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := ckptlab("run", "-q", "--format", "csv,json", "-o", out, "../../experiments/lesson.yaml")
+	if code != 0 {
+		t.Fatalf("run = %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "lesson", "lesson.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc runJSON
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Kind != results.JSONKindRun || doc.Version != results.JSONVersion || doc.Name != "lesson" || len(doc.Headline) == 0 || len(doc.Experiment) == 0 {
+		t.Errorf("kind %q version %d name %q, %d headline lines, %d settings", doc.Kind, doc.Version, doc.Name, len(doc.Headline), len(doc.Experiment))
+	}
+	for _, tab := range []struct {
+		name string
+		rows []map[string]any
+	}{{"decisions", doc.Decisions}, {"breakeven", doc.Breakeven}} {
+		f, err := os.Open(filepath.Join(out, "lesson", tab.name+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tab.rows) != len(all)-1 {
+			t.Fatalf("%s: %d rows in JSON, %d in the CSV", tab.name, len(tab.rows), len(all)-1)
+		}
+		for i, row := range all[1:] {
+			for j, col := range all[0] {
+				v, ok := tab.rows[i][col]
+				if !ok {
+					t.Errorf("%s row %d has no %s", tab.name, i, col)
+					continue
+				}
+				if got := fmt.Sprint(v); got != row[j] {
+					t.Errorf("%s row %d %s: JSON %s, CSV %s", tab.name, i, col, got, row[j])
+				}
+			}
+		}
+	}
+	code, stdout, _ = ckptlab("run", "-q", "--format", "json", "-o", "-", "../../experiments/lesson.yaml")
+	if code != 0 || stdout != string(data) {
+		t.Errorf("-o - = %d, and differs from lesson.json", code)
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestUnitWeightsChangeNothing runs the lesson with every failure weighed
+// 1 written out, and with some failures listed at weight 1: every file of
+// every format is the bytes of the lesson without failure_weights.
+func TestUnitWeightsChangeNothing(t *testing.T) {
+	formats := []string{"--format", "csv,xlsx,md"}
+	plain := runLesson(t, formats...)
+	for _, set := range []string{"failure_weights={}", "failure_weights={2026-06: 1, 2026-12: 1}"} {
+		weighed := runLesson(t, append(formats, "--set", set)...)
+		entries, err := os.ReadDir(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			want, err := os.ReadFile(filepath.Join(plain, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(weighed, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("--set %s: %s differs from the lesson's", set, e.Name())
+			}
+		}
+	}
+}
+
+// TestWeightedCriteria runs the lesson with failures weighed and holds
+// grid.csv's criteria to failures.csv's rows, weighed by hand: average
+// Σ w_f·y_f / W, expected total p × Σ w_f·y_f / W + certain cost (the same
+// operations, so the same bits), the worst over failures of positive
+// weight.
+func TestWeightedCriteria(t *testing.T) {
+	weights := map[string]int64{"2026-06": 3, "2026-12": 0, "2026-02": 5}
+	dir := runLesson(t, "--format", "csv", "--set", "failure_weights={2026-06: 3, 2026-12: 0, 2026-02: 5}")
+	grid := readTable(t, filepath.Join(dir, "grid.csv"))
+	failures := readTable(t, filepath.Join(dir, "failures.csv"))
+	type sums struct{ sum, weight, worst int64 }
+	by := map[string]*sums{}
+	for _, r := range failures.rows {
+		k := failures.get(t, r, "interval")
+		if by[k] == nil {
+			by[k] = &sums{}
+		}
+		w, ok := weights[failures.get(t, r, "failure_period")]
+		if !ok {
+			w = 1
+		}
+		y, _ := strconv.ParseInt(failures.get(t, r, "recomputed"), 10, 64)
+		by[k].sum += w * y
+		by[k].weight += w
+		if w > 0 {
+			by[k].worst = max(by[k].worst, y)
+		}
+	}
+	float := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	for _, r := range grid.rows {
+		s := by[grid.get(t, r, "interval")]
+		p, _ := strconv.ParseFloat(grid.get(t, r, "probability"), 64)
+		certain, _ := strconv.ParseInt(grid.get(t, r, "certain_cost"), 10, 64)
+		for _, c := range []struct{ name, want string }{
+			{"average", float(float64(s.sum) / float64(s.weight))},
+			{"expected_total", float(p*float64(s.sum)/float64(s.weight) + float64(certain))},
+			{"worst", strconv.FormatInt(s.worst, 10)},
+		} {
+			if got := grid.get(t, r, c.name); got != c.want {
+				t.Errorf("interval %s at p %v: %s = %s, want %s", grid.get(t, r, "interval"), p, c.name, got, c.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package compare
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// compareGrid streams grid.csv of both sides at once, in order, and
+// summarizes each metric column over the points in both. Points in the
+// same order in both sides are compared as they come; a point that has no
+// partner yet waits in a map until its partner comes or the tables end, so
+// the memory held is the column summaries and the points out of step
+// (none when both grids have the same points in the same order), never
+// the whole grid.
+func compareGrid(old, new *Side, key []string) (Grid, error) {
+	out := Grid{Columns: []Column{}}
+	or, oc, err := openGrid(old)
+	if err != nil {
+		return out, err
+	}
+	defer oc.Close()
+	nr, nc, err := openGrid(new)
+	if err != nil {
+		return out, err
+	}
+	defer nc.Close()
+	oh, err := or.Read()
+	if err != nil {
+		return out, fmt.Errorf("%s: grid.csv has no header: %v", old.Label, err)
+	}
+	oh = slices.Clone(oh)
+	nh, err := nr.Read()
+	if err != nil {
+		return out, fmt.Errorf("%s: grid.csv has no header: %v", new.Label, err)
+	}
+	nh = slices.Clone(nh)
+	ok, err := columns(oh, key, old.Label, gridTable)
+	if err != nil {
+		return out, err
+	}
+	nk, err := columns(nh, key, new.Label, gridTable)
+	if err != nil {
+		return out, err
+	}
+	// Every key column, moved ones included, is no metric.
+	oAll, err := columns(oh, gridKey, old.Label, gridTable)
+	if err != nil {
+		return out, err
+	}
+	nAll, err := columns(nh, gridKey, new.Label, gridTable)
+	if err != nil {
+		return out, err
+	}
+	// The metric columns of both sides, in the new side's order.
+	var newIdx, oldIdx []int
+	for j, name := range nh {
+		if slices.Contains(nAll, j) {
+			continue
+		}
+		if i := slices.Index(oh, name); i >= 0 {
+			newIdx, oldIdx = append(newIdx, j), append(oldIdx, i)
+			out.Columns = append(out.Columns, Column{Name: name})
+		} else {
+			out.OnlyNewColumns = append(out.OnlyNewColumns, name)
+		}
+	}
+	for i, name := range oh {
+		if !slices.Contains(oAll, i) && !slices.Contains(nh, name) {
+			out.OnlyOldColumns = append(out.OnlyOldColumns, name)
+		}
+	}
+	cmp := func(orow, nrow []string) {
+		out.Points++
+		for c := range out.Columns {
+			o, n := orow[oldIdx[c]], nrow[newIdx[c]]
+			if o == n {
+				continue // the same text is the same value
+			}
+			out.Columns[c].add(o, n, func() Key { k, _ := keyOf(nh, nk, nrow); return k })
+		}
+	}
+	pendingOld, pendingNew := map[string][]string{}, map[string][]string{}
+	for {
+		orow, oerr := readRow(or, old.Label)
+		nrow, nerr := readRow(nr, new.Label)
+		if oerr != nil {
+			return out, oerr
+		}
+		if nerr != nil {
+			return out, nerr
+		}
+		if orow == nil && nrow == nil {
+			break
+		}
+		if orow != nil && nrow != nil {
+			if keyText(orow, ok) == keyText(nrow, nk) {
+				cmp(orow, nrow)
+				continue
+			}
+		}
+		if orow != nil {
+			k := keyText(orow, ok)
+			if partner, found := pendingNew[k]; found {
+				delete(pendingNew, k)
+				cmp(orow, partner)
+			} else {
+				pendingOld[k] = slices.Clone(orow)
+			}
+		}
+		if nrow != nil {
+			k := keyText(nrow, nk)
+			if partner, found := pendingOld[k]; found {
+				delete(pendingOld, k)
+				cmp(partner, nrow)
+			} else {
+				pendingNew[k] = slices.Clone(nrow)
+			}
+		}
+	}
+	out.OnlyOld, out.OnlyNew = int64(len(pendingOld)), int64(len(pendingNew))
+	return out, nil
+}
+
+// openGrid opens grid.csv of a side for reading row by row.
+func openGrid(s *Side) (*csv.Reader, io.Closer, error) {
+	rc, err := s.open(gridTable)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: cannot read grid.csv: %v (want a folder a run wrote with --format csv)", s.Label, unwrap(err))
+	}
+	r := csv.NewReader(rc)
+	r.ReuseRecord = true
+	return r, rc, nil
+}
+
+// readRow reads the next row, nil at the end.
+func readRow(r *csv.Reader, label string) ([]string, error) {
+	row, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: grid.csv: %v", label, err)
+	}
+	return row, nil
+}
+
+// add counts a change of the column from o to n at the point at names.
+func (c *Column) add(o, n string, at func() Key) {
+	c.Changed++
+	ov, oerr := strconv.ParseFloat(o, 64)
+	nv, nerr := strconv.ParseFloat(n, 64)
+	if oerr != nil || nerr != nil {
+		if c.First == nil {
+			c.First = &Change{At: at(), Old: o, New: n}
+		}
+		return
+	}
+	delta := nv - ov
+	if c.Largest == nil || math.Abs(delta) > math.Abs(c.Largest.Delta) {
+		c.Largest = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: relative(delta, ov)}
+	}
+	if ov != 0 {
+		rel := relative(delta, ov)
+		if c.LargestRelative == nil || math.Abs(rel) > math.Abs(c.LargestRelative.Relative) {
+			c.LargestRelative = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: rel}
+		}
+	}
+}
+
+// relative is delta / |old|, 0 for an old value of 0.
+func relative(delta, old float64) float64 {
+	if old == 0 {
+		return 0
+	}
+	return delta / math.Abs(old)
+}

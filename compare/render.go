@@ -1,0 +1,497 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ckptlab/results"
+)
+
+// Formats of a report.
+const (
+	FormatText = "text"
+	FormatMD   = "md"
+	FormatJSON = "json"
+)
+
+// Formats lists them, for messages.
+var Formats = []string{FormatText, FormatMD, FormatJSON}
+
+// Write renders the report in the format.
+func Write(w io.Writer, r *Report, format string) error {
+	switch format {
+	case FormatText:
+		return writeText(w, r)
+	case FormatMD:
+		return writeMarkdown(w, r)
+	case FormatJSON:
+		return results.EncodeJSON(w, r)
+	}
+	return fmt.Errorf("%q is not a format of diff (want text, md or json)", format)
+}
+
+// maxListed is the most lines one part of one experiment lists in text and
+// Markdown; the rest are counted. JSON lists every one.
+const maxListed = 100
+
+// MarkdownLimit is the most bytes the Markdown report takes: below the
+// 1 MiB that GitHub allows a pull-request comment or a job summary.
+const MarkdownLimit = 1_000_000
+
+// part is one part of the report of one experiment, as lines.
+type part struct {
+	title string   // settings, decisions, break-even envelopes, grid.csv
+	head  string   // the part's one-line summary
+	lines []string // its details, each one line
+	table [][]string
+}
+
+// parts returns the four parts of the report of e, in order.
+func parts(e *Experiment) []part {
+	return []part{settingsPart(e), decisionsPart(e), envelopesPart(e), gridPart(e)}
+}
+
+func settingsPart(e *Experiment) part {
+	p := part{title: "settings"}
+	if len(e.Settings) == 0 {
+		p.head = "unchanged"
+		return p
+	}
+	p.head = fmt.Sprintf("%d %s", len(e.Settings), plural(len(e.Settings), "key differs", "keys differ"))
+	for _, s := range e.Settings {
+		line := s.Key + ": " + orNone(s.Old) + originText(s.OldOrigin) + " → " + orNone(s.New) + originText(s.NewOrigin)
+		if len(s.Added) > 0 {
+			line += "; added " + strings.Join(s.Added, ", ")
+		}
+		if len(s.Removed) > 0 {
+			line += "; removed " + strings.Join(s.Removed, ", ")
+		}
+		p.lines = append(p.lines, line)
+	}
+	return p
+}
+
+func orNone(v string) string {
+	if v == "" {
+		return "(absent)"
+	}
+	return v
+}
+
+func originText(o string) string {
+	if o == "" {
+		return ""
+	}
+	return " (" + o + ")"
+}
+
+func decisionsPart(e *Experiment) part {
+	d := e.Decisions
+	p := part{title: "decisions"}
+	if len(d.Changed)+len(d.OnlyOld)+len(d.OnlyNew) == 0 {
+		p.head = "unchanged"
+		return p
+	}
+	p.head = fmt.Sprintf("%d %s changed", len(d.Changed), plural(len(d.Changed), "choice", "choices"))
+	p.head += onlyText(len(d.OnlyOld), len(d.OnlyNew), "decision", "decisions")
+	keys := make([]Key, len(d.Changed))
+	for i, c := range d.Changed {
+		keys[i] = c.Key
+	}
+	short := shortKeys(keys, true)
+	for i, c := range d.Changed {
+		p.lines = append(p.lines, short[i]+": "+choiceText(c))
+	}
+	for _, k := range d.OnlyOld {
+		p.lines = append(p.lines, "only in the old side: "+fullKey(k))
+	}
+	for _, k := range d.OnlyNew {
+		p.lines = append(p.lines, "only in the new side: "+fullKey(k))
+	}
+	return p
+}
+
+// criterionNames are the words for the criteria of decisions.csv; a
+// criterion not listed is named by its prefix.
+var criterionNames = map[string]string{
+	"best": "expected total", "worst_case": "worst case", "tail": "tail",
+	"optimal": "optimum over every interval", "young": "Young", "daly": "Daly", "schedule": "schedule",
+}
+
+// choiceText writes a changed choice: expected total picks 6 → 4 (809.1 → 845.5).
+func choiceText(c DecisionChange) string {
+	name := criterionNames[c.Criterion]
+	if name == "" {
+		name = strings.ReplaceAll(c.Criterion, "_", " ")
+	}
+	var choice, cost []string
+	for i := range c.New {
+		o, n := c.Old[i], c.New[i]
+		if strings.HasSuffix(n.Column, "_total") {
+			cost = append(cost, shortNumber(o.Value)+" → "+shortNumber(n.Value))
+			continue
+		}
+		if len(c.New)-countTotals(c.New) == 1 {
+			choice = append(choice, shortNumber(o.Value)+" → "+shortNumber(n.Value))
+		} else if o.Value != n.Value {
+			choice = append(choice, n.Column+" "+orNone(o.Value)+" → "+orNone(n.Value))
+		}
+	}
+	out := name + " picks " + strings.Join(choice, ", ")
+	if len(cost) > 0 {
+		out += " (" + strings.Join(cost, ", ") + ")"
+	}
+	return out
+}
+
+func countTotals(cells []Cell) int {
+	n := 0
+	for _, c := range cells {
+		if strings.HasSuffix(c.Column, "_total") {
+			n++
+		}
+	}
+	return n
+}
+
+func envelopesPart(e *Experiment) part {
+	v := e.Envelopes
+	p := part{title: "break-even envelopes"}
+	if len(v.Changed)+len(v.OnlyOld)+len(v.OnlyNew) == 0 {
+		p.head = "unchanged"
+		return p
+	}
+	p.head = fmt.Sprintf("%d changed", len(v.Changed)) + onlyText(len(v.OnlyOld), len(v.OnlyNew), "envelope", "envelopes")
+	keys := make([]Key, len(v.Changed))
+	for i, c := range v.Changed {
+		keys[i] = c.Key
+	}
+	short := shortKeys(keys, false)
+	for i, c := range v.Changed {
+		line := piecesText(c.Old) + " → " + piecesText(c.New)
+		if short[i] != "" {
+			line = short[i] + ": " + line
+		}
+		p.lines = append(p.lines, line)
+	}
+	for _, k := range v.OnlyOld {
+		p.lines = append(p.lines, "only in the old side: "+fullKey(k))
+	}
+	for _, k := range v.OnlyNew {
+		p.lines = append(p.lines, "only in the new side: "+fullKey(k))
+	}
+	return p
+}
+
+func piecesText(ps []Piece) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+func gridPart(e *Experiment) part {
+	g := e.Grid
+	p := part{title: "grid.csv"}
+	changed := 0
+	for _, c := range g.Columns {
+		if c.Changed > 0 {
+			changed++
+		}
+	}
+	only := onlyText(int(g.OnlyOld), int(g.OnlyNew), "point", "points")
+	if changed == 0 && only == "" && len(g.OnlyOldColumns)+len(g.OnlyNewColumns) == 0 {
+		p.head = fmt.Sprintf("unchanged (%d %s)", g.Points, plural(int(g.Points), "point", "points"))
+		return p
+	}
+	if changed == 0 {
+		p.head = fmt.Sprintf("%d %s in both unchanged", g.Points, plural(int(g.Points), "point", "points")) + only
+	} else {
+		p.head = fmt.Sprintf("%d of %d %s changed in %d %s", maxChanged(g), g.Points, plural(int(g.Points), "point", "points"), changed, plural(changed, "column", "columns")) + only
+	}
+	if len(g.OnlyOldColumns) > 0 {
+		p.lines = append(p.lines, "columns only in the old side: "+strings.Join(g.OnlyOldColumns, ", "))
+	}
+	if len(g.OnlyNewColumns) > 0 {
+		p.lines = append(p.lines, "columns only in the new side: "+strings.Join(g.OnlyNewColumns, ", "))
+	}
+	var ats []Key
+	for _, c := range g.Columns {
+		for _, ch := range []*Change{c.Largest, c.LargestRelative, c.First} {
+			if ch != nil {
+				ats = append(ats, ch.At)
+			}
+		}
+	}
+	short := shortKeys(ats, true)
+	next := func() string { s := short[0]; short = short[1:]; return s }
+	p.table = [][]string{{"column", "changed", "largest change", "at", "largest relative change", "at"}}
+	for _, c := range g.Columns {
+		if c.Changed == 0 {
+			continue
+		}
+		row := []string{c.Name, fmt.Sprintf("%d of %d", c.Changed, g.Points), "", "", "", ""}
+		if c.Largest != nil {
+			row[2] = signed(c.Largest.Delta) + " (" + c.Largest.Old + " → " + c.Largest.New + ")"
+			row[3] = next()
+		}
+		if c.LargestRelative != nil {
+			row[4] = fmt.Sprintf("%+.1f%% (%s → %s)", 100*c.LargestRelative.Relative, c.LargestRelative.Old, c.LargestRelative.New)
+			row[5] = next()
+		}
+		if c.First != nil {
+			row[2] = "first: " + c.First.Old + " → " + c.First.New
+			row[3] = next()
+		}
+		p.table = append(p.table, row)
+	}
+	if len(p.table) == 1 {
+		p.table = nil
+	}
+	return p
+}
+
+// maxChanged is the most points one column changed at: a lower bound of
+// the points that changed.
+func maxChanged(g Grid) int64 {
+	var n int64
+	for _, c := range g.Columns {
+		n = max(n, c.Changed)
+	}
+	return n
+}
+
+func onlyText(old, new int, one, many string) string {
+	s := ""
+	if old > 0 {
+		s += fmt.Sprintf("; %d %s only in the old side", old, plural(old, one, many))
+	}
+	if new > 0 {
+		s += fmt.Sprintf("; %d %s only in the new side", new, plural(new, one, many))
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// signed writes a change with its sign, in the shortest form.
+func signed(d float64) string {
+	s := strconv.FormatFloat(d, 'f', -1, 64)
+	if math.Abs(d) >= 1 && d != math.Trunc(d) {
+		s = strconv.FormatFloat(d, 'f', 1, 64)
+	}
+	if d >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// shortNumber writes a number of a decision as the headline does: a
+// whole number as it is, others with one decimal from 100 on and four
+// significant digits below; text as it is.
+func shortNumber(s string) string {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v == math.Trunc(v) {
+		return s
+	}
+	if math.Abs(v) >= 100 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// shortKeys writes each key with only the columns whose values differ
+// among keys (probability as p = 0.75); when none does, the last column,
+// or nothing unless last.
+func shortKeys(keys []Key, last bool) []string {
+	if len(keys) == 0 {
+		return nil
+	}
+	varies := make([]bool, len(keys[0]))
+	for _, k := range keys[1:] {
+		for i := range k {
+			if i < len(varies) && k[i].Value != keys[0][i].Value {
+				varies[i] = true
+			}
+		}
+	}
+	if !slices.Contains(varies, true) && last {
+		varies[len(varies)-1] = true
+	}
+	out := make([]string, len(keys))
+	for j, k := range keys {
+		var parts []string
+		for i, c := range k {
+			if i < len(varies) && varies[i] {
+				parts = append(parts, cellText(c))
+			}
+		}
+		out[j] = strings.Join(parts, ", ")
+	}
+	return out
+}
+
+func fullKey(k Key) string {
+	parts := make([]string, len(k))
+	for i, c := range k {
+		parts[i] = cellText(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func cellText(c Cell) string {
+	if c.Column == "probability" {
+		return "p = " + c.Value
+	}
+	return c.Column + " " + c.Value
+}
+
+// header writes the line that names the pair.
+func header(e *Experiment) string {
+	switch e.Status {
+	case StatusAdded:
+		return e.Name + ": " + e.New + " is new (no such file at the old revision)"
+	case StatusRemoved:
+		return e.Name + ": " + e.Old + " is deleted (no such file now)"
+	}
+	return e.Name + ": " + e.Old + " → " + e.New
+}
+
+// writeText writes the report as plain text.
+func writeText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(header(e) + "\n")
+		if e.Status == StatusAdded || e.Status == StatusRemoved {
+			continue
+		}
+		for _, p := range parts(e) {
+			b.WriteString(p.title + ": " + p.head + "\n")
+			for j, l := range p.lines {
+				if j == maxListed {
+					fmt.Fprintf(&b, "  … and %d more\n", len(p.lines)-maxListed)
+					break
+				}
+				b.WriteString("  " + l + "\n")
+			}
+			writeAligned(&b, p.table)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeAligned writes a table as aligned columns, two spaces apart,
+// benchstat's way.
+func writeAligned(b *strings.Builder, table [][]string) {
+	if len(table) == 0 {
+		return
+	}
+	width := make([]int, len(table[0]))
+	for _, row := range table {
+		for i, c := range row {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, row := range table {
+		line := " "
+		for i, c := range row {
+			line += " " + c + strings.Repeat(" ", width[i]-len([]rune(c))+1)
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+}
+
+// writeMarkdown writes the report as GitHub Markdown, for a pull-request
+// comment or a job summary: a section per experiment, each part a line
+// and, when it has details, a table or list folded in <details> when
+// long. It stays under MarkdownLimit: once near it, the remaining
+// experiments are only counted.
+func writeMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	changed := 0
+	for _, e := range r.Experiments {
+		if e.Status != StatusSame {
+			changed++
+		}
+	}
+	fmt.Fprintf(&b, "## ckptlab diff: %d of %d %s changed\n\n", changed, len(r.Experiments), plural(len(r.Experiments), "experiment", "experiments"))
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		var s strings.Builder
+		fmt.Fprintf(&s, "### %s\n\n%s\n\n", mdEscape(e.Name), mdEscape(strings.TrimPrefix(header(e), e.Name+": ")))
+		if e.Status != StatusAdded && e.Status != StatusRemoved {
+			for _, p := range parts(e) {
+				markdownPart(&s, p)
+			}
+		}
+		if b.Len()+s.Len() > MarkdownLimit-1000 {
+			fmt.Fprintf(&b, "… and %d more experiments, left out to keep this under %d bytes (run ckptlab diff without --format md to see them).\n", len(r.Experiments)-i, MarkdownLimit)
+			break
+		}
+		b.WriteString(s.String())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// foldAfter is the most detail lines a part shows unfolded.
+const foldAfter = 10
+
+func markdownPart(b *strings.Builder, p part) {
+	fmt.Fprintf(b, "**%s**: %s\n\n", p.title, mdEscape(p.head))
+	n := len(p.lines) + max(len(p.table)-1, 0)
+	if n == 0 {
+		return
+	}
+	fold := n > foldAfter
+	if fold {
+		fmt.Fprintf(b, "<details><summary>%d %s</summary>\n\n", n, plural(n, "line", "lines"))
+	}
+	for j, l := range p.lines {
+		if j == maxListed {
+			fmt.Fprintf(b, "- … and %d more\n", len(p.lines)-maxListed)
+			break
+		}
+		b.WriteString("- " + mdEscape(l) + "\n")
+	}
+	if len(p.lines) > 0 {
+		b.WriteByte('\n')
+	}
+	for j, row := range p.table {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = mdEscape(c)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		if j == 0 {
+			b.WriteString("|" + strings.Repeat(" --- |", len(row)) + "\n")
+		}
+	}
+	if len(p.table) > 0 {
+		b.WriteByte('\n')
+	}
+	if fold {
+		b.WriteString("</details>\n\n")
+	}
+}
+
+// mdEscape keeps text from being read as Markdown or HTML.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`)
+	return r.Replace(s)
+}

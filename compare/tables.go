@@ -1,0 +1,313 @@
+package compare
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// The key columns of each table: what names a row. They are the axes of
+// the experiment file, which stay; every other column is compared as it
+// comes, so a table that gains a column needs no change here.
+var (
+	gridKey      = []string{"seed", "subscribers", "periods", "partition_key", "workers", "state_rows", "probability", "interval"}
+	decisionKey  = []string{"seed", "subscribers", "periods", "state_rows", "probability"}
+	envelopeKey  = []string{"seed", "subscribers", "periods", "state_rows"}
+	pieceColumns = []string{"interval", "from_fraction", "to_fraction"}
+)
+
+// without returns the names of key that are not in drop.
+func without(key []string, drop map[string]bool) []string {
+	var out []string
+	for _, k := range key {
+		if !drop[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// movedColumns returns the key columns that hold one value in each side,
+// a different one: the point moved (state_rows 200 → 400), and its rows
+// pair up across the move rather than count as removed and added. The
+// columns of decisions.csv tell it for the source and state axes and the
+// probability; the settings for partition_key and workers, which it has
+// not.
+func movedColumns(ot, nt *table, old, new *Side) map[string]bool {
+	out := map[string]bool{}
+	for _, name := range decisionKey {
+		ov, ook := single(ot, name)
+		nv, nok := single(nt, name)
+		if ook && nok && ov != nv {
+			out[name] = true
+		}
+	}
+	for _, name := range []string{"partition_key", "workers"} {
+		ov, ook := flowList(settingValue(old.Settings, name))
+		nv, nok := flowList(settingValue(new.Settings, name))
+		if ook && nok && len(ov) == 1 && len(nv) == 1 && ov[0] != nv[0] {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// single returns the one value a column of t holds, if it holds one.
+func single(t *table, name string) (string, bool) {
+	j := slices.Index(t.header, name)
+	if j < 0 || len(t.rows) == 0 {
+		return "", false
+	}
+	v := t.rows[0][j]
+	for _, row := range t.rows[1:] {
+		if row[j] != v {
+			return "", false
+		}
+	}
+	return v, true
+}
+
+// table is a small table read whole: decisions.csv or breakeven.csv.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+// readTable reads a whole CSV table of the side.
+func readTable(s *Side, name string) (*table, error) {
+	rc, err := s.open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read %s.csv: %v (want a folder a run wrote with --format csv)", s.Label, name, unwrap(err))
+	}
+	defer rc.Close()
+	r := csv.NewReader(rc)
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s.csv has no header: %v", s.Label, name, err)
+	}
+	t := &table{header: header}
+	for {
+		row, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return t, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s.csv: %v", s.Label, name, err)
+		}
+		t.rows = append(t.rows, row)
+	}
+}
+
+// columns returns the indexes of the named columns in header, or an error
+// naming the first one missing.
+func columns(header, names []string, label, table string) ([]int, error) {
+	out := make([]int, len(names))
+	for i, n := range names {
+		out[i] = slices.Index(header, n)
+		if out[i] < 0 {
+			return nil, fmt.Errorf("%s: %s.csv has no column %s (want a table ckptlab wrote)", label, table, n)
+		}
+	}
+	return out, nil
+}
+
+// keyOf returns the key of a row, and its text for a map.
+func keyOf(header []string, idx []int, row []string) (Key, string) {
+	k := make(Key, len(idx))
+	parts := make([]string, len(idx))
+	for i, j := range idx {
+		k[i] = Cell{Column: header[j], Value: row[j]}
+		parts[i] = row[j]
+	}
+	return k, strings.Join(parts, "\x00")
+}
+
+// keyText joins the cells of a row's key at idx, for a map.
+func keyText(row []string, idx []int) string {
+	var b strings.Builder
+	for i, j := range idx {
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		b.WriteString(row[j])
+	}
+	return b.String()
+}
+
+// compareDecisions compares decisions.csv of the two sides, ot and nt,
+// matching rows by the columns of key.
+func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, error) {
+	out := Decisions{Changed: []DecisionChange{}, OnlyOld: []Key{}, OnlyNew: []Key{}}
+	oi, err := columns(ot.header, key, old.Label, decisionsTable)
+	if err != nil {
+		return out, err
+	}
+	ni, err := columns(nt.header, key, new.Label, decisionsTable)
+	if err != nil {
+		return out, err
+	}
+	all, err := columns(nt.header, decisionKey, new.Label, decisionsTable)
+	if err != nil {
+		return out, err
+	}
+	olds := map[string][]string{}
+	for _, row := range ot.rows {
+		olds[keyText(row, oi)] = row
+	}
+	groups := criteria(nt.header, all)
+	seen := map[string]bool{}
+	for _, row := range nt.rows {
+		key, text := keyOf(nt.header, ni, row)
+		seen[text] = true
+		orow, ok := olds[text]
+		if !ok {
+			out.OnlyNew = append(out.OnlyNew, key)
+			continue
+		}
+		for _, g := range groups {
+			changed := false
+			var oc, nc []Cell
+			for _, j := range g.columns {
+				name := nt.header[j]
+				ov := cellByName(ot.header, orow, name)
+				oc = append(oc, Cell{name, ov})
+				nc = append(nc, Cell{name, row[j]})
+				if !strings.HasSuffix(name, "_total") && ov != row[j] {
+					changed = true
+				}
+			}
+			if changed {
+				out.Changed = append(out.Changed, DecisionChange{Key: key, Criterion: g.prefix, Old: oc, New: nc})
+			}
+		}
+	}
+	for _, row := range ot.rows {
+		if key, text := keyOf(ot.header, oi, row); !seen[text] {
+			out.OnlyOld = append(out.OnlyOld, key)
+		}
+	}
+	return out, nil
+}
+
+// cellByName returns the row's value of the named column, "" when the
+// table has none.
+func cellByName(header, row []string, name string) string {
+	if j := slices.Index(header, name); j >= 0 && j < len(row) {
+		return row[j]
+	}
+	return ""
+}
+
+// criterion is a group of columns of decisions.csv that answer one
+// criterion: best_interval and best_expected_total; schedule_checkpoints,
+// schedule_points and schedule_expected_total.
+type criterion struct {
+	prefix  string
+	columns []int
+}
+
+// criteria groups the non-key columns of header by criterion: each column
+// named P_interval starts a criterion P, to which the columns named P_…
+// belong; any other column belongs to the criterion of its first word. A
+// criterion's choice is its columns but those named …_total, its cost.
+func criteria(header []string, key []int) []criterion {
+	var prefixes []string
+	for _, name := range header {
+		if p, ok := strings.CutSuffix(name, "_interval"); ok {
+			prefixes = append(prefixes, p)
+		}
+	}
+	var out []criterion
+	for j, name := range header {
+		if slices.Contains(key, j) {
+			continue
+		}
+		prefix := ""
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p+"_") && len(p) > len(prefix) {
+				prefix = p
+			}
+		}
+		if prefix == "" {
+			prefix, _, _ = strings.Cut(name, "_")
+		}
+		i := slices.IndexFunc(out, func(c criterion) bool { return c.prefix == prefix })
+		if i < 0 {
+			out = append(out, criterion{prefix: prefix})
+			i = len(out) - 1
+		}
+		out[i].columns = append(out[i].columns, j)
+	}
+	return out
+}
+
+// compareEnvelopes compares breakeven.csv of the two sides, matching
+// envelopes by the columns of key.
+func compareEnvelopes(old, new *Side, key []string) (Envelopes, error) {
+	out := Envelopes{Changed: []EnvelopeChange{}, OnlyOld: []Key{}, OnlyNew: []Key{}}
+	oe, err := envelopes(old, key)
+	if err != nil {
+		return out, err
+	}
+	ne, err := envelopes(new, key)
+	if err != nil {
+		return out, err
+	}
+	olds := map[string]envelope{}
+	for _, e := range oe {
+		olds[e.text] = e
+	}
+	seen := map[string]bool{}
+	for _, e := range ne {
+		seen[e.text] = true
+		o, ok := olds[e.text]
+		switch {
+		case !ok:
+			out.OnlyNew = append(out.OnlyNew, e.key)
+		case !slices.Equal(o.pieces, e.pieces):
+			out.Changed = append(out.Changed, EnvelopeChange{Key: e.key, Old: o.pieces, New: e.pieces})
+		}
+	}
+	for _, e := range oe {
+		if !seen[e.text] {
+			out.OnlyOld = append(out.OnlyOld, e.key)
+		}
+	}
+	return out, nil
+}
+
+// envelope is the pieces of one key of breakeven.csv.
+type envelope struct {
+	key    Key
+	text   string
+	pieces []Piece
+}
+
+// envelopes reads breakeven.csv of a side into its envelopes, in order.
+func envelopes(s *Side, key []string) ([]envelope, error) {
+	t, err := readTable(s, breakevenTable)
+	if err != nil {
+		return nil, err
+	}
+	ki, err := columns(t.header, key, s.Label, breakevenTable)
+	if err != nil {
+		return nil, err
+	}
+	pi, err := columns(t.header, pieceColumns, s.Label, breakevenTable)
+	if err != nil {
+		return nil, err
+	}
+	var out []envelope
+	for _, row := range t.rows {
+		key, text := keyOf(t.header, ki, row)
+		if len(out) == 0 || out[len(out)-1].text != text {
+			out = append(out, envelope{key: key, text: text})
+		}
+		e := &out[len(out)-1]
+		e.pieces = append(e.pieces, Piece{Interval: row[pi[0]], From: row[pi[1]], To: row[pi[2]]})
+	}
+	return out, nil
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package atomicfs
+
+// noFollow is 0 where the system has no O_NOFOLLOW: openLock checks for a
+// symbolic link after a failed open only.
+const noFollow = 0

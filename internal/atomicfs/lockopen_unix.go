@@ -1,0 +1,9 @@
+//go:build unix
+
+package atomicfs
+
+import "syscall"
+
+// noFollow opens a lock file without following a final symbolic link and
+// without waiting for a FIFO's other end.
+const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
