@@ -287,8 +287,8 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	}
 	// The four tables are packed a few at a time (results.MaxPackedAtOnce,
 	// or the cores if fewer): the largest of them at once.
-	packed := []int64{table(grid, len(results.GridColumns)), table(failures, len(results.FailureColumns)),
-		table(decisions, len(results.DecisionColumns)), table(breakevens, len(results.BreakevenColumns))}
+	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
+		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns))}
 	slices.Sort(packed)
 	n := int64(xlsxBytes)
 	for _, t := range packed[len(packed)-min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0), len(packed)):] {
