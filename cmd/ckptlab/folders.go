@@ -16,7 +16,7 @@ import (
 func checkFolders(name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
-		if err := results.CheckReplace(out, e.Name, []string{e.File}); err != nil {
+		if err := results.CheckReplace(out, e.Name, e.Inputs()); err != nil {
 			fmt.Fprintf(stderr, "ckptlab %s: %v\n", name, err)
 			code = exitBadUser
 		}
