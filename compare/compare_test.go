@@ -96,6 +96,19 @@ func TestChangedStateRows(t *testing.T) {
 	}
 }
 
+// TestGridStreams checks what the grid comparison holds: no row when both
+// grids have the same points in the same order, and only the rows out of
+// step (twice the 6 points of an inserted probability) when they do not.
+func TestGridStreams(t *testing.T) {
+	if e := pair(t, lesson, lesson+"state_rows: 400\n"); e.Grid.held != 0 {
+		t.Errorf("same points, same order: held %d rows, want 0", e.Grid.held)
+	}
+	e := pair(t, lesson, lesson+"probabilities: [1.0, 0.75, 0.6, 0.5, 0.25]\n")
+	if e.Grid.held == 0 || e.Grid.held > 12 {
+		t.Errorf("a probability inserted: held %d rows, want 1..12", e.Grid.held)
+	}
+}
+
 func TestRemovedInterval(t *testing.T) {
 	e := pair(t, lesson, lesson+"intervals: [none, 6, 4, 3, 2]\n")
 	if len(e.Settings) != 1 || !slices.Equal(e.Settings[0].Removed, []string{"1"}) || e.Settings[0].Added != nil {

@@ -86,6 +86,7 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 	}
 	pendingOld, pendingNew := map[string][]string{}, map[string][]string{}
 	for {
+		out.held = max(out.held, len(pendingOld)+len(pendingNew))
 		orow, oerr := readRow(or, old.Label)
 		nrow, nerr := readRow(nr, new.Label)
 		if oerr != nil {

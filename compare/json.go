@@ -7,13 +7,14 @@ import (
 	"strconv"
 
 	"ckptlab/results"
+	"ckptlab/runner"
 )
 
 // columnKinds are the declared kinds of the columns of the tables a
 // report names, by column name: what a value is written as in JSON.
 var columnKinds = func() map[string]results.Kind {
 	m := map[string]results.Kind{}
-	for _, cols := range [][]results.Column{results.GridColumns, results.DecisionColumns, results.BreakevenColumns} {
+	for _, cols := range [][]results.Column{runner.GridColumns(), runner.DecisionColumns(), runner.BreakevenColumns()} {
 		for _, c := range cols {
 			m[c.Name] = c.Kind
 		}

@@ -132,6 +132,9 @@ type Grid struct {
 	// Missing are the columns of one side only.
 	OnlyOldColumns []string `json:"only_old_columns,omitempty"`
 	OnlyNewColumns []string `json:"only_new_columns,omitempty"`
+	// held is the most rows the comparison held at once waiting for a
+	// partner: what its memory grows with, besides the summaries.
+	held int
 }
 
 // Column summarizes the changes of one metric column.

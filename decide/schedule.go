@@ -33,6 +33,19 @@ func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
 	return model.ExpectedTotal(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
 }
 
+// Below reports whether the schedule costs strictly less than the interval
+// of line l at probability p, compared exactly: c·stateRows + p·R/W <
+// C + p·S/W.
+func (s Schedule) Below(p float64, weight, stateRows int64, l Line) bool {
+	x := new(big.Rat).SetInt64(int64(len(s.Points)))
+	x.Mul(x, new(big.Rat).SetInt64(stateRows))
+	x.Sub(x, new(big.Rat).SetInt64(l.Certain))
+	x.Mul(x, new(big.Rat).SetInt64(weight))
+	y := new(big.Rat).SetFloat64(p)
+	y.Mul(y, new(big.Rat).SetInt64(s.Recomputed-l.Sum))
+	return x.Add(x, y).Sign() < 0
+}
+
 // Schedules finds the best schedule of one source for any probability and
 // state size. It holds prefix sums over the periods, O(P), built once per
 // source; each question then costs O(P²).

@@ -172,9 +172,14 @@ func TestScheduleNeverAboveIntervals(t *testing.T) {
 			for i, f := range failures {
 				rows += weights[i] * stream.Recomputed(model.Interval(k), f)
 			}
-			interval := exactCost(model.Interval(k).Checkpoints(periods), rows, p, weight, stateRows)
+			checkpoints := model.Interval(k).Checkpoints(periods)
+			interval := exactCost(checkpoints, rows, p, weight, stateRows)
 			if got.Cmp(interval) > 0 {
 				t.Fatalf("trial %d: the best schedule %v costs %s, above interval %d's %s", trial, best.Points, got.FloatString(3), k, interval.FloatString(3))
+			}
+			line := Line{Certain: int64(checkpoints) * stateRows, Sum: rows}
+			if below := best.Below(p, weight, stateRows, line); below != (got.Cmp(interval) < 0) {
+				t.Fatalf("trial %d: Below(interval %d) = %v, but the schedule costs %s and the interval %s", trial, k, below, got.FloatString(3), interval.FloatString(3))
 			}
 		}
 	}

@@ -247,3 +247,35 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffWorkflow checks the pull-request example: it fetches the base
+// branch, runs ckptlab diff against it as Markdown, fails only on exit 2,
+// and may comment.
+func TestDiffWorkflow(t *testing.T) {
+	wf := decodeAll(t, filepath.Join("github", "diff.yml"))[0]
+	if at(wf, "on") != "pull_request" || at(wf, "permissions", "pull-requests") != "write" {
+		t.Errorf("on %v, permissions %v; want pull_request and pull-requests: write", at(wf, "on"), at(wf, "permissions"))
+	}
+	var fetch any
+	var run, comment string
+	for _, step := range at(wf, "jobs", "diff", "steps").([]any) {
+		if at(step, "uses") == "actions/checkout@v4" {
+			fetch = at(step, "with", "fetch-depth")
+		}
+		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "ckptlab diff") {
+			run = r
+		}
+		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "gh pr comment") {
+			comment = r
+		}
+	}
+	if fetch != 0 {
+		t.Errorf("checkout fetch-depth = %v, want 0: --rev origin/main needs the base branch", fetch)
+	}
+	if !strings.Contains(run, "ckptlab diff --rev origin/main --format md experiments/") || !strings.Contains(run, `"$code" -ge 2`) {
+		t.Errorf("the diff step runs %q", run)
+	}
+	if comment == "" {
+		t.Error("no step comments on the pull request")
+	}
+}

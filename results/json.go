@@ -38,7 +38,7 @@ type JSONSetting struct {
 func JSONSettings(config []Setting) []JSONSetting {
 	out := make([]JSONSetting, len(config))
 	for i, s := range config {
-		out[i] = JSONSetting{Key: s.Key, Value: s.Value, Origin: s.Origin}
+		out[i] = JSONSetting(s)
 	}
 	return out
 }

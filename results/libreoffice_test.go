@@ -81,7 +81,7 @@ func TestLibreOfficeReadsTheWorkbook(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, want := range []string{"summary", "charts", "grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"} {
+	for _, want := range []string{"summary", "what-if", "charts", "grid", "failures", "recovery", "matrix", "cost", "probability", "partition", "experiment"} {
 		if _, ok := sheets[want]; !ok {
 			t.Errorf("LibreOffice finds no sheet %s; it finds %v", want, names)
 		}
@@ -157,7 +157,8 @@ func TestLibreOfficeImportsTheCharts(t *testing.T) {
 	}
 	// The first is expected total against probability: a scatter chart of
 	// the figures in charts!A4:G8, a line per interval named by its header.
-	chart := zipEntry(t, data, "Object 1/content.xml")
+	// (Object 1 is the what-if sheet's.)
+	chart := zipEntry(t, data, "Object 2/content.xml")
 	for _, want := range []string{
 		`chart:class="chart:scatter"`,
 		`table:cell-range-address="charts.A4:charts.A8"`,

@@ -35,6 +35,8 @@ type Set struct {
 	// Charts are the figures that answer the experiment's questions, built
 	// from the same results as Views and shown with them.
 	Charts []Chart
+	// WhatIf is the what-if sheet's figures, or nil for no such sheet.
+	WhatIf *WhatIf
 	// Config is the resolved configuration, key and value in YAML flow
 	// syntax, in the order of the experiment-file schema.
 	Config  []Setting

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"slices"
 	"testing"
 
 	"ckptlab/results"
@@ -99,4 +100,23 @@ func readCSV(t testing.TB, data []byte) [][]string {
 		t.Fatal(err)
 	}
 	return recs
+}
+
+// TestFixtureColumnsAreTheTables holds the columns the writers' tests make
+// tables of to those of the tables a run writes.
+func TestFixtureColumnsAreTheTables(t *testing.T) {
+	set := lessonSet(t)
+	for _, tt := range []struct {
+		table   results.Table
+		fixture []results.Column
+	}{
+		{set.Grid, results.GridColumns},
+		{set.Failures, results.FailureColumns},
+		{set.Decisions, results.DecisionColumns},
+		{set.Breakeven, results.BreakevenColumns},
+	} {
+		if !slices.Equal(tt.table.Columns, tt.fixture) {
+			t.Errorf("%s: a run's columns are\n%v\nthe tests' are\n%v", tt.table.Name, tt.table.Columns, tt.fixture)
+		}
+	}
 }

@@ -25,6 +25,10 @@ const MaxSheetRows = 1_048_575
 //
 //   - summary: the experiment in a paragraph, the headline, the break-even
 //     table and a decision map, so that the answer is on the first screen;
+//   - what-if: input cells (failure probability, state rows, source; the
+//     defined names whatif_probability, whatif_state_rows, whatif_source)
+//     and each declared interval's expected total as a live formula of
+//     them, the best interval by formula and a chart of the totals;
 //   - charts: the set's charts, each beside the table of its figures;
 //   - grid and failures, then decisions and breakeven when the set has
 //     them: the tables of the CSV files, numbers as numeric cells (interval
@@ -182,6 +186,9 @@ func (b *workbook) build(s Set) error {
 			tables = append(tables, t)
 		}
 	}
+	if s.WhatIf != nil {
+		b.plannedSheets = append(b.plannedSheets, whatIfSheet)
+	}
 	if len(s.Charts) > 0 {
 		b.plannedSheets = append(b.plannedSheets, "charts")
 	}
@@ -193,6 +200,9 @@ func (b *workbook) build(s Set) error {
 	}
 	b.plannedSheets = append(b.plannedSheets, "experiment")
 	if err := b.writeSummary(s); err != nil {
+		return err
+	}
+	if err := b.writeWhatIf(s.WhatIf); err != nil {
 		return err
 	}
 	if err := b.writeCharts(s.Charts); err != nil {
@@ -240,6 +250,7 @@ const (
 	wrapStyle                          // text wrapped at the top of its cell
 	centredStyle                       // an interval: a number or none, centred alike
 	numberHeaderStyle                  // a header cell over numbers: a header, right-aligned
+	inputStyle                         // a cell the analyst types into: boxed on yellow
 )
 
 // style returns the id of a cell style, making it on first use. Styles are
@@ -268,6 +279,11 @@ func (b *workbook) style(role styleRole, q Quantity) (int, error) {
 		st.Alignment = &excelize.Alignment{WrapText: true, Vertical: "top"}
 	case centredStyle:
 		st.Alignment = &excelize.Alignment{Horizontal: "center"}
+	case inputStyle:
+		st.Font = &excelize.Font{Bold: true}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFF2CC"}}
+		st.Border = []excelize.Border{{Type: "left", Color: "7F7F7F", Style: 1}, {Type: "right", Color: "7F7F7F", Style: 1},
+			{Type: "top", Color: "7F7F7F", Style: 1}, {Type: "bottom", Color: "7F7F7F", Style: 1}}
 	case numberHeaderStyle:
 		st.Font = &excelize.Font{Bold: true}
 		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}

@@ -56,7 +56,7 @@ func decidedSet(t testing.TB) results.Set {
 func TestXLSXDecisionSheets(t *testing.T) {
 	set := decidedSet(t)
 	f := openWorkbook(t, workbookBytes(t, set, 0))
-	want := []string{"summary", "charts", "grid", "failures", "decisions", "breakeven",
+	want := []string{"summary", "what-if", "charts", "grid", "failures", "decisions", "breakeven",
 		"recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v, want %v", got, want)

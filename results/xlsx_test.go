@@ -103,7 +103,7 @@ func compareTable(t *testing.T, sheet string, cols []results.Column, want, got [
 
 func TestXLSXSheets(t *testing.T) {
 	f := openWorkbook(t, workbookBytes(t, lessonSet(t), 0))
-	want := []string{"summary", "charts", "grid", "failures", "decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
+	want := []string{"summary", "what-if", "charts", "grid", "failures", "decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets %v, want %v", got, want)
 	}
@@ -310,10 +310,11 @@ func TestXLSXCharts(t *testing.T) {
 			Title string `xml:"title>tx>rich>p>r>t"`
 		} `xml:"chart>plotArea>valAx"`
 	}
-	// The lesson's first chart: expected total against probability, a
+	// The lesson's first chart on the charts sheet (the what-if sheet's is
+	// chart 1): expected total against probability, a
 	// scatter chart (numeric x) with a line per declared interval, each
 	// named "interval k" by its header cell.
-	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart1.xml")), &chart); err != nil {
+	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart2.xml")), &chart); err != nil {
 		t.Fatal(err)
 	}
 	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 6 {
@@ -345,7 +346,7 @@ func TestXLSXCharts(t *testing.T) {
 
 	// The second: the saw-tooth, a line chart over the failure periods.
 	chart.Scatter, chart.Line = nil, nil
-	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart2.xml")), &chart); err != nil {
+	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart3.xml")), &chart); err != nil {
 		t.Fatal(err)
 	}
 	if len(chart.Line) != 1 || len(chart.Line[0].Series) != 6 {
@@ -435,7 +436,7 @@ func TestXLSXSplitsLongTables(t *testing.T) {
 	const sheetRows = 10
 	set := syntheticSet(t, 35, 12)
 	f := openWorkbook(t, workbookBytes(t, set, sheetRows))
-	want := []string{"summary", "charts", "grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
+	want := []string{"summary", "what-if", "charts", "grid", "grid-2", "grid-3", "grid-4", "failures", "failures-2",
 		"decisions", "breakeven", "recovery", "matrix", "cost", "probability", "partition", "experiment"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v, want %v", got, want)
@@ -444,8 +445,8 @@ func TestXLSXSplitsLongTables(t *testing.T) {
 		tab    results.Table
 		sheets []string
 	}{
-		{set.Grid, want[2:6]},
-		{set.Failures, want[6:8]},
+		{set.Grid, want[3:7]},
+		{set.Failures, want[7:9]},
 	} {
 		records := csvRecords(t, tc.tab)
 		all := [][]string{records[0]}

@@ -180,8 +180,8 @@ func comboKey(cells []results.Value, interval results.Value) string {
 // recomputeBest sets best afresh in rows of grid.csv: per decision (the
 // first seven columns), the least expected_total, ties to the first row.
 func recomputeBest(rows [][]results.Value) [][]results.Value {
-	bestCol := slices.IndexFunc(results.GridColumns, func(c results.Column) bool { return c.Name == "best" })
-	expCol := slices.IndexFunc(results.GridColumns, func(c results.Column) bool { return c.Name == "expected_total" })
+	bestCol := slices.IndexFunc(gridColumns, func(c tableColumn[gridRow]) bool { return c.Name == "best" })
+	expCol := slices.IndexFunc(gridColumns, func(c tableColumn[gridRow]) bool { return c.Name == "expected_total" })
 	best := map[string]int{}
 	for i, row := range rows {
 		key := comboKey(row[:6], row[6])
@@ -284,7 +284,7 @@ func TestExcludedDecisions(t *testing.T) {
 	whole := evaluate(t, experiment.Lesson("x"))
 	wantBest := map[float64]string{} // from grid.csv's best rows
 	for _, row := range rowsOf(res.GridTable()) {
-		if row[len(results.GridColumns)-1-2].Bool { // best
+		if row[len(gridColumns)-1-2].Bool { // best
 			wantBest[row[6].Float] = row[7].Text
 		}
 	}

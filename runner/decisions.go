@@ -27,6 +27,7 @@ type decision struct {
 	youngOK           bool
 	schedule          decide.Schedule
 	scheduleTotal     float64
+	scheduleBeats     bool // the schedule costs less than every interval, declared or not
 }
 
 // outcomes returns, per declared interval of the source, the rows the whole
@@ -95,6 +96,8 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
 				d.schedule = schedules.Best(prob, int64(stateRows))
 				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
+				optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
+				d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
 				if !yield(d) {
 					return
 				}
@@ -103,28 +106,51 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 	}
 }
 
+// decisionColumns are the columns of decisions.csv, in the README's
+// order: one row per seed, subscribers, periods, state_rows and
+// probability, with the interval each criterion picks and its value.
+// Interval columns hold "none" or a number of periods, as grid.csv's
+// interval column does; young_interval and daly_interval are continuous
+// estimates in periods, or "none". The schedule columns are the best set
+// of checkpoint points, fixed interval or not: how many, their period
+// labels (space-separated, ascending, empty for none) and its expected
+// total.
+var decisionColumns = []tableColumn[decision]{
+	intColumn("seed", func(d *decision) int64 { return int64(d.sr.Source.Seed) }).shownAs(results.General),
+	intColumn("subscribers", func(d *decision) int64 { return int64(d.sr.Source.Subscribers) }),
+	intColumn("periods", func(d *decision) int64 { return int64(d.sr.Source.Periods) }),
+	intColumn("state_rows", func(d *decision) int64 { return int64(d.stateRows) }),
+	floatColumn("probability", -1, func(d *decision) float64 { return d.prob }),
+	textColumn("best_interval", func(d *decision) string { return d.sr.Intervals[d.best].String() }),
+	floatColumn("best_expected_total", 1, func(d *decision) float64 { return d.bestTotal }),
+	textColumn("worst_case_interval", func(d *decision) string { return d.sr.Intervals[d.worst].String() }),
+	intColumn("worst_case_total", func(d *decision) int64 { return d.worstTotal }).shownAs(results.Total),
+	textColumn("tail_interval", func(d *decision) string { return d.sr.Intervals[d.tail].String() }),
+	floatColumn("tail_total", 1, func(d *decision) float64 { return d.tailTotal }),
+	textColumn("optimal_interval", func(d *decision) string { return d.optimal.String() }),
+	floatColumn("optimal_expected_total", 1, func(d *decision) float64 { return d.optimalTotal }),
+	textColumn("young_interval", func(d *decision) string { return d.estimate(d.young) }).shownAs(results.Estimate),
+	textColumn("daly_interval", func(d *decision) string { return d.estimate(d.daly) }).shownAs(results.Estimate),
+	intColumn("schedule_checkpoints", func(d *decision) int64 { return int64(len(d.schedule.Points)) }),
+	textColumn("schedule_points", func(d *decision) string { return d.scheduleLabels(" ") }),
+	floatColumn("schedule_expected_total", 1, func(d *decision) float64 { return d.scheduleTotal }),
+}
+
+// estimate writes a continuous estimate of the decision as a float
+// column would, or "none" where there is none.
+func (d *decision) estimate(v float64) string {
+	if !d.youngOK {
+		return model.None.String()
+	}
+	return results.FloatValue(v).String()
+}
+
 // DecisionsTable returns decisions.csv's table (SPEC §6).
 func (r *Result) DecisionsTable() results.Table {
-	return results.Table{Name: "decisions", Columns: results.DecisionColumns, Rows: func(yield func([]results.Value) bool) {
+	return results.Table{Name: "decisions", Columns: header(decisionColumns), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for d := range r.decisions {
-			ks := d.sr.Intervals
-			young, daly := model.None.String(), model.None.String()
-			if d.youngOK {
-				young, daly = results.FloatValue(d.young).String(), results.FloatValue(d.daly).String()
-			}
-			src := d.sr.Source
-			cells = append(cells[:0],
-				results.IntValue(int64(src.Seed)), results.IntValue(int64(src.Subscribers)),
-				results.IntValue(int64(src.Periods)), results.IntValue(int64(d.stateRows)),
-				results.FloatValue(d.prob),
-				results.TextValue(ks[d.best].String()), results.FloatValue(d.bestTotal),
-				results.TextValue(ks[d.worst].String()), results.IntValue(d.worstTotal),
-				results.TextValue(ks[d.tail].String()), results.FloatValue(d.tailTotal),
-				results.TextValue(d.optimal.String()), results.FloatValue(d.optimalTotal),
-				results.TextValue(young), results.TextValue(daly),
-				results.IntValue(int64(len(d.schedule.Points))), results.TextValue(d.scheduleLabels(" ")),
-				results.FloatValue(d.scheduleTotal))
+			cells = appendRow(cells[:0], decisionColumns, d)
 			if !yield(cells) {
 				return
 			}
@@ -225,20 +251,37 @@ func (r *Result) once() func(sr *SourceResult, stateRows int, prob float64, left
 	}
 }
 
+// breakevenRow is one row of breakeven.csv: a piece of an envelope.
+type breakevenRow struct {
+	*breakeven
+	piece *decide.Piece
+}
+
+// breakevenColumns are the columns of breakeven.csv, in the README's
+// order: for each seed, subscribers, periods and state_rows, the pieces of
+// the lower envelope of expected total against failure probability, in
+// increasing probability. The fractions are exact, in lowest terms
+// ("11/18"); the probabilities are the nearest float64.
+var breakevenColumns = []tableColumn[breakevenRow]{
+	intColumn("seed", func(b *breakevenRow) int64 { return int64(b.sr.Source.Seed) }).shownAs(results.General),
+	intColumn("subscribers", func(b *breakevenRow) int64 { return int64(b.sr.Source.Subscribers) }),
+	intColumn("periods", func(b *breakevenRow) int64 { return int64(b.sr.Source.Periods) }),
+	intColumn("state_rows", func(b *breakevenRow) int64 { return int64(b.stateRows) }),
+	textColumn("interval", func(b *breakevenRow) string { return b.sr.Intervals[b.piece.Line].String() }),
+	floatColumn("from_probability", -1, func(b *breakevenRow) float64 { return decide.Probability(b.piece.From) }),
+	floatColumn("to_probability", -1, func(b *breakevenRow) float64 { return decide.Probability(b.piece.To) }),
+	textColumn("from_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.From) }),
+	textColumn("to_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.To) }),
+}
+
 // BreakevenTable returns breakeven.csv's table (SPEC §6): one row per
 // piece of the envelope, in increasing probability.
 func (r *Result) BreakevenTable() results.Table {
-	return results.Table{Name: "breakeven", Columns: results.BreakevenColumns, Rows: func(yield func([]results.Value) bool) {
+	return results.Table{Name: "breakeven", Columns: header(breakevenColumns), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for b := range r.breakevens {
-			src := b.sr.Source
-			for _, pc := range b.pieces {
-				cells = append(cells[:0],
-					results.IntValue(int64(src.Seed)), results.IntValue(int64(src.Subscribers)),
-					results.IntValue(int64(src.Periods)), results.IntValue(int64(b.stateRows)),
-					results.TextValue(b.sr.Intervals[pc.Line].String()),
-					results.FloatValue(decide.Probability(pc.From)), results.FloatValue(decide.Probability(pc.To)),
-					results.TextValue(decide.Fraction(pc.From)), results.TextValue(decide.Fraction(pc.To)))
+			for i := range b.pieces {
+				cells = appendRow(cells[:0], breakevenColumns, &breakevenRow{b, &b.pieces[i]})
 				if !yield(cells) {
 					return
 				}

@@ -193,10 +193,10 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 			grid, failures = experiment.AddSat(grid, s.GridRows), experiment.AddSat(failures, s.FailureRows)
 		}
 	}
-	n := experiment.AddSat(int64(xlsxBytes), table(grid, len(results.GridColumns)))
-	n = experiment.AddSat(n, table(failures, len(results.FailureColumns)))
-	n = experiment.AddSat(n, table(grid, len(results.DecisionColumns)))
-	n = experiment.AddSat(n, table(grid, len(results.BreakevenColumns)))
+	n := experiment.AddSat(int64(xlsxBytes), table(grid, len(gridColumns)))
+	n = experiment.AddSat(n, table(failures, len(failureColumns)))
+	n = experiment.AddSat(n, table(grid, len(decisionColumns)))
+	n = experiment.AddSat(n, table(grid, len(breakevenColumns)))
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for i, g := range e.Grids() {

@@ -94,6 +94,7 @@ func (r *Result) Set(formats []string) results.Set {
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
+		set.WhatIf = r.WhatIf()
 	}
 	return set
 }

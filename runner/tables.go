@@ -5,16 +5,56 @@ import (
 	"ckptlab/results"
 )
 
+// gridRow is one row of grid.csv: a point of the grid, the cost of its
+// interval, and the criteria that compare it with the other intervals.
+type gridRow struct {
+	sr        *SourceResult
+	pr        *PartResult
+	c         *model.Cost
+	stateRows int
+	prob      float64
+	best      bool
+	tail      float64
+}
+
+// gridColumns are the columns of grid.csv, in the README's order: the axes
+// in the order the rows nest them, then the metrics, then the columns the
+// decisions added (busiest_worker_worst, tail_total).
+var gridColumns = []tableColumn[gridRow]{
+	intColumn("seed", func(p *gridRow) int64 { return int64(p.sr.Source.Seed) }).shownAs(results.General),
+	intColumn("subscribers", func(p *gridRow) int64 { return int64(p.sr.Source.Subscribers) }),
+	intColumn("periods", func(p *gridRow) int64 { return int64(p.sr.Source.Periods) }),
+	textColumn("partition_key", func(p *gridRow) string { return p.pr.Key.String() }),
+	intColumn("workers", func(p *gridRow) int64 { return int64(p.pr.Partitioning.Workers) }),
+	intColumn("state_rows", func(p *gridRow) int64 { return int64(p.stateRows) }),
+	floatColumn("probability", -1, func(p *gridRow) float64 { return p.prob }),
+	textColumn("interval", func(p *gridRow) string { return p.c.Interval.String() }),
+	intColumn("rows", func(p *gridRow) int64 { return p.sr.Rows }),
+	intColumn("checkpoints", func(p *gridRow) int64 { return int64(p.c.Checkpoints) }),
+	intColumn("certain_cost", func(p *gridRow) int64 { return p.c.CertainCost(p.stateRows) }),
+	intColumn("recomputed", func(p *gridRow) int64 { return p.c.Recomputed }),
+	intColumn("busiest_worker_recomputed", func(p *gridRow) int64 { return p.c.Busiest }),
+	intColumn("exactly_once_state", func(p *gridRow) int64 { return p.c.ExactlyOnceState() }),
+	intColumn("worst", func(p *gridRow) int64 { return p.c.Worst }),
+	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }).shownAs(results.Total),
+	floatColumn("average", 1, func(p *gridRow) float64 { return p.c.Average() }),
+	floatColumn("average_total", 1, func(p *gridRow) float64 { return p.c.AverageTotal(p.stateRows) }),
+	floatColumn("expected_total", 1, func(p *gridRow) float64 { return p.c.ExpectedTotal(p.prob, p.stateRows) }),
+	boolColumn("best", func(p *gridRow) bool { return p.best }),
+	intColumn("busiest_worker_worst", func(p *gridRow) int64 { return p.c.BusiestWorst }),
+	floatColumn("tail_total", 1, func(p *gridRow) float64 { return p.tail }),
+}
+
 // GridTable returns grid.csv's table. Rows are computed as they are read:
 // nested loops over the axes in column order, each in declared order,
 // interval fastest (SPEC §4), grid by grid of the experiment's cases; the
 // excluded points are left out, and best is the least expected total among
 // the points left.
 func (r *Result) GridTable() results.Table {
-	return results.Table{Name: "grid", Columns: results.GridColumns, Len: tableLen(r.Exp.GridRows()), Rows: func(yield func([]results.Value) bool) {
-		var row results.GridRow
+	return results.Table{Name: "grid", Columns: header(gridColumns), Len: tableLen(r.Exp.GridRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		var left []bool
+		var p gridRow // one for every row: a row's cells hold no pointer to it
 		for _, sr := range r.Sources {
 			outs := sr.outcomes()
 			for _, pr := range sr.Parts {
@@ -22,13 +62,14 @@ func (r *Result) GridTable() results.Table {
 					for _, prob := range sr.Grid.Probabilities {
 						left = r.left(left, sr, pr, stateRows, prob)
 						best := bestLeft(pr.Costs, left, prob, stateRows)
-						for i, c := range pr.Costs {
+						for i := range pr.Costs {
 							if !left[i] {
 								continue
 							}
-							sr.gridRow(&row, pr, c, stateRows, prob, i == best)
-							row.TailTotal = outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))
-							cells = row.AppendValues(cells[:0])
+							c := &pr.Costs[i]
+							p = gridRow{sr: sr, pr: pr, c: c, stateRows: stateRows, prob: prob, best: i == best,
+								tail: outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))}
+							cells = appendRow(cells[:0], gridColumns, &p)
 							if !yield(cells) {
 								return
 							}
@@ -40,39 +81,41 @@ func (r *Result) GridTable() results.Table {
 	}}
 }
 
-func (sr *SourceResult) gridRow(row *results.GridRow, pr *PartResult, c model.Cost, stateRows int, prob float64, best bool) {
-	*row = results.GridRow{
-		Seed:          sr.Source.Seed,
-		Subscribers:   sr.Source.Subscribers,
-		Periods:       sr.Source.Periods,
-		PartitionKey:  pr.Key.String(),
-		Workers:       pr.Partitioning.Workers,
-		StateRows:     stateRows,
-		Probability:   prob,
-		Interval:      c.Interval.String(),
-		Rows:          sr.Rows,
-		Checkpoints:   c.Checkpoints,
-		CertainCost:   c.CertainCost(stateRows),
-		Recomputed:    c.Recomputed,
-		Busiest:       c.Busiest,
-		ExactlyOnce:   c.ExactlyOnceState(),
-		Worst:         c.Worst,
-		WorstTotal:    c.WorstTotal(stateRows),
-		Average:       c.Average(),
-		AverageTotal:  c.AverageTotal(stateRows),
-		ExpectedTotal: c.ExpectedTotal(prob, stateRows),
-		Best:          best,
-		BusiestWorst:  c.BusiestWorst,
-	}
+// failureRow is one row of failures.csv: an interval of a source and
+// partitioning, at one failure of the failure set.
+type failureRow struct {
+	sr         *SourceResult
+	pr         *PartResult
+	c          *model.Cost
+	failure    int // 0-based period
+	label      string
+	recomputed int64
+}
+
+// failureColumns are the columns of failures.csv, in the README's order.
+var failureColumns = []tableColumn[failureRow]{
+	intColumn("seed", func(p *failureRow) int64 { return int64(p.sr.Source.Seed) }).shownAs(results.General),
+	intColumn("subscribers", func(p *failureRow) int64 { return int64(p.sr.Source.Subscribers) }),
+	intColumn("periods", func(p *failureRow) int64 { return int64(p.sr.Source.Periods) }),
+	textColumn("partition_key", func(p *failureRow) string { return p.pr.Key.String() }),
+	intColumn("workers", func(p *failureRow) int64 { return int64(p.pr.Partitioning.Workers) }),
+	textColumn("interval", func(p *failureRow) string { return p.c.Interval.String() }),
+	textColumn("failure_period", func(p *failureRow) string { return p.label }),
+	intColumn("checkpoints", func(p *failureRow) int64 { return int64(p.c.Checkpoints) }),
+	intColumn("recomputed", func(p *failureRow) int64 { return p.recomputed }),
+	intColumn("busiest_worker_recomputed", func(p *failureRow) int64 {
+		return model.Busiest(p.pr.Workers, p.c.Interval, p.failure)
+	}),
+	intColumn("exactly_once_state", func(p *failureRow) int64 { return p.recomputed }),
 }
 
 // FailuresTable returns failures.csv's table: one row per source,
 // partitioning, interval and failure of the failure set, failure fastest,
 // for each (source, partitioning, interval) with a point left in the grid.
 func (r *Result) FailuresTable() results.Table {
-	return results.Table{Name: "failures", Columns: results.FailureColumns, Len: tableLen(r.Exp.FailureRows()), Rows: func(yield func([]results.Value) bool) {
-		var row results.FailureRow
+	return results.Table{Name: "failures", Columns: header(failureColumns), Len: tableLen(r.Exp.FailureRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
+		var p failureRow // one for every row: a row's cells hold no pointer to it
 		for _, sr := range r.Sources {
 			labels := make([]string, len(sr.Failures.Periods))
 			for i, f := range sr.Failures.Periods {
@@ -80,26 +123,15 @@ func (r *Result) FailuresTable() results.Table {
 			}
 			for _, pr := range sr.Parts {
 				left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
-				for j, c := range pr.Costs {
+				for j := range pr.Costs {
 					if !left[j] {
 						continue
 					}
+					c := &pr.Costs[j]
 					for i, f := range sr.Failures.Periods {
-						y := sr.Stream.Recomputed(c.Interval, f)
-						row = results.FailureRow{
-							Seed:          sr.Source.Seed,
-							Subscribers:   sr.Source.Subscribers,
-							Periods:       sr.Source.Periods,
-							PartitionKey:  pr.Key.String(),
-							Workers:       pr.Partitioning.Workers,
-							Interval:      c.Interval.String(),
-							FailurePeriod: labels[i],
-							Checkpoints:   c.Checkpoints,
-							Recomputed:    y,
-							Busiest:       model.Busiest(pr.Workers, c.Interval, f),
-							ExactlyOnce:   y,
-						}
-						cells = row.AppendValues(cells[:0])
+						p = failureRow{sr: sr, pr: pr, c: c, failure: f, label: labels[i],
+							recomputed: sr.Stream.Recomputed(c.Interval, f)}
+						cells = appendRow(cells[:0], failureColumns, &p)
 						if !yield(cells) {
 							return
 						}

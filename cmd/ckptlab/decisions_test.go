@@ -92,10 +92,17 @@ func TestLessonDecisions(t *testing.T) {
 		"the worst case is least at every 4 periods (1,200.0)",
 		"checkpointing every 7 periods, not declared, would cost 763.6",
 		"textbook estimate every 4.90 (Young) or 4.20 (Daly) periods",
+		"better than every interval: checkpoint after 2026-05 and 2026-09",
+		"a schedule of 2 checkpoints, after 2026-05 and 2026-09, costs 727.3",
+		"a schedule of 1 checkpoint, after 2026-07, costs 609.1",
+		"a schedule of 1 checkpoint, after 2026-07, costs 472.7",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, text)
 		}
+	}
+	if n := strings.Count(text, "better than every interval"); n != 3 {
+		t.Errorf("stdout names a schedule better than every interval %d times, want 3 (at 0.25 holding none is best):\n%s", n, text)
 	}
 	headline := 0
 	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {

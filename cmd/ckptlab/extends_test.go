@@ -72,8 +72,8 @@ func TestFolderArgument(t *testing.T) {
 		t.Errorf("validate = %d\n%s%s\nwant\n%s", code, stdout, stderr, want)
 	}
 	code, stdout, _ = ckptlab("plan", exp)
-	if code != 0 || !strings.Contains(stdout, "workers          2, 4  # from base/stream.yaml\n") {
-		t.Errorf("plan = %d, want values from the base marked:\n%s", code, stdout)
+	if code != 0 || !strings.Contains(stdout, "workers          2, 4  # from base/stream.yaml\n") || strings.Contains(stdout, "extends") {
+		t.Errorf("plan = %d, want values from the base marked, and no extends:\n%s", code, stdout)
 	}
 }
 

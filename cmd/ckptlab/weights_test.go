@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -81,5 +82,34 @@ func TestWeightedCriteria(t *testing.T) {
 				t.Errorf("interval %s at p %v: %s = %s, want %s", grid.get(t, r, "interval"), p, c.name, got, c.want)
 			}
 		}
+	}
+}
+
+// TestDeployMonthsExample holds experiments/deploy-months.yaml to the answer
+// its comment works out by hand: checkpoints after the two deploy months
+// at probability 1, below the best interval; at 0.5 the best interval's
+// own point; at 0.25 none.
+func TestDeployMonthsExample(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-q", "-o", out, "--format", "csv", filepath.Join("..", "..", "experiments", "deploy-months.yaml")}
+	if code := Main(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run exited %d: %s", code, stderr.String())
+	}
+	dec := readTable(t, filepath.Join(out, "deploy-months", "decisions.csv"))
+	for _, want := range [][]string{
+		{"1", "8", "726.3", "2", "2026-04 2026-10", "621.1"},
+		{"0.5", "8", "463.2", "1", "2026-09", "463.2"},
+		{"0.25", "none", "300.0", "0", "", "300.0"},
+	} {
+		r := dec.one(t, "probability", want[0])
+		got := []string{want[0], dec.get(t, r, "optimal_interval"), dec.decimals(t, r, "optimal_expected_total", 1),
+			dec.get(t, r, "schedule_checkpoints"), dec.get(t, r, "schedule_points"), dec.decimals(t, r, "schedule_expected_total", 1)}
+		if !slices.Equal(got, want) {
+			t.Errorf("at probability %s: %v, want %v", want[0], got, want)
+		}
+	}
+	if want := "checkpoint after 2026-04 and 2026-10"; !bytes.Contains(stdout.Bytes(), []byte(want)) {
+		t.Errorf("headline lacks %q:\n%s", want, stdout.String())
 	}
 }

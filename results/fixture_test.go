@@ -1,7 +1,11 @@
 package results
 
-// GridColumns are the columns of grid.csv, in the order of SPEC §4: the
-// axes, then the metrics in the order of SPEC §2.
+// The columns and rows of ckptlab's tables as the tests of the writers
+// make up tables of that shape, with no model behind them. The tables'
+// columns are declared by package runner, next to the code that fills
+// them; TestFixtureColumnsAreTheTables holds these to those.
+
+// GridColumns are the columns of grid.csv.
 var GridColumns = []Column{
 	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
@@ -66,7 +70,7 @@ func (r *GridRow) AppendValues(dst []Value) []Value {
 		BoolValue(r.Best), IntValue(r.BusiestWorst), FloatValue(r.TailTotal))
 }
 
-// FailureColumns are the columns of failures.csv, in the order of SPEC §4.
+// FailureColumns are the columns of failures.csv.
 var FailureColumns = []Column{
 	{Name: "seed", Kind: Int, Quantity: General},
 	{Name: "subscribers", Kind: Int},
@@ -103,4 +107,39 @@ func (r *FailureRow) AppendValues(dst []Value) []Value {
 		TextValue(r.PartitionKey), IntValue(int64(r.Workers)), TextValue(r.Interval),
 		TextValue(r.FailurePeriod), IntValue(int64(r.Checkpoints)),
 		IntValue(r.Recomputed), IntValue(r.Busiest), IntValue(r.ExactlyOnce))
+}
+
+// DecisionColumns are the columns of decisions.csv.
+var DecisionColumns = []Column{
+	{Name: "seed", Kind: Int, Quantity: General},
+	{Name: "subscribers", Kind: Int},
+	{Name: "periods", Kind: Int},
+	{Name: "state_rows", Kind: Int},
+	{Name: "probability", Kind: Float, Decimals: -1},
+	{Name: "best_interval", Kind: Text},
+	{Name: "best_expected_total", Kind: Float, Decimals: 1},
+	{Name: "worst_case_interval", Kind: Text},
+	{Name: "worst_case_total", Kind: Int, Quantity: Total},
+	{Name: "tail_interval", Kind: Text},
+	{Name: "tail_total", Kind: Float, Decimals: 1},
+	{Name: "optimal_interval", Kind: Text},
+	{Name: "optimal_expected_total", Kind: Float, Decimals: 1},
+	{Name: "young_interval", Kind: Text, Quantity: Estimate},
+	{Name: "daly_interval", Kind: Text, Quantity: Estimate},
+	{Name: "schedule_checkpoints", Kind: Int},
+	{Name: "schedule_points", Kind: Text},
+	{Name: "schedule_expected_total", Kind: Float, Decimals: 1},
+}
+
+// BreakevenColumns are the columns of breakeven.csv.
+var BreakevenColumns = []Column{
+	{Name: "seed", Kind: Int, Quantity: General},
+	{Name: "subscribers", Kind: Int},
+	{Name: "periods", Kind: Int},
+	{Name: "state_rows", Kind: Int},
+	{Name: "interval", Kind: Text},
+	{Name: "from_probability", Kind: Float, Decimals: -1},
+	{Name: "to_probability", Kind: Float, Decimals: -1},
+	{Name: "from_fraction", Kind: Text},
+	{Name: "to_fraction", Kind: Text},
 }

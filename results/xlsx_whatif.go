@@ -1,0 +1,200 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The what-if sheet's defined names: the cells an analyst types into.
+const (
+	WhatIfProbabilityName = "whatif_probability"
+	WhatIfStateRowsName   = "whatif_state_rows"
+	WhatIfSourceName      = "whatif_source"
+)
+
+// whatIfSheet is the sheet's name, and the rows of its parts.
+const (
+	whatIfSheet    = "what-if"
+	whatIfInputRow = 4  // probability, state rows, source: rows 4, 5, 6
+	whatIfBestRow  = 8  // the best interval and its expected total
+	whatIfTableRow = 10 // the header of the per-interval table
+	// whatIfSources is the most sources the sheet lists to pick from.
+	whatIfSources = 1000
+)
+
+// writeWhatIf writes the what-if sheet: input cells for the failure
+// probability, the rows one checkpoint writes and the source (defined
+// names whatif_probability, whatif_state_rows, whatif_source), then for
+// each declared interval its checkpoints, weighted sum of rows recomputed,
+// certain cost and expected total as live formulas of the inputs and of
+// the sums the run counted, the best interval by formula (ties to the
+// first declared, as decisions.csv), and a chart bound to the formulas.
+// Each formula cell caches the value ckptlab computed for the first
+// decision, so the sheet reads right before any recalculation.
+func (b *workbook) writeWhatIf(w *WhatIf) error {
+	if w == nil || len(w.Sources) == 0 || len(w.Intervals) == 0 {
+		return nil
+	}
+	sheet := whatIfSheet
+	if err := b.newSheet(sheet); err != nil {
+		return err
+	}
+	const cols = 7
+	widths := []float64{24, 14, 22, 16, 16, 16, 10}
+	for range len(w.Intervals) + 4 - cols {
+		widths = append(widths, 12)
+	}
+	var width float64
+	for _, x := range widths[:cols] {
+		width += columnPoints(x)
+	}
+	if err := b.setUpPrint(sheet, layOut(width, 0, 0), 0, 0); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(sheet)
+	if err != nil {
+		return err
+	}
+	if err := setColWidths(sw, widths); err != nil {
+		return err
+	}
+	vs := viewSheet{b: b, name: sheet, sw: sw}
+	st := func(role styleRole, q Quantity) int {
+		if err == nil {
+			var id int
+			id, err = b.style(role, q)
+			return id
+		}
+		return 0
+	}
+	input := map[Quantity]int{Probability: st(inputStyle, Probability), Count: st(inputStyle, Count)}
+	header, numberHeader, wrap := st(headerStyle, General), st(numberHeaderStyle, General), st(wrapStyle, General)
+	centred, count, total, bold := st(centredStyle, General), st(plainStyle, Count), st(plainStyle, Total), st(blockStyle, General)
+	markedTotal := st(markedStyle, Total)
+	if err != nil {
+		return err
+	}
+	row := func(r int, cells ...any) error {
+		if err == nil {
+			err = sw.SetRow(cellName(1, r), cells)
+		}
+		return err
+	}
+	k := len(w.Intervals)
+	first, last := whatIfTableRow+1, whatIfTableRow+k
+	srcs := w.Sources[:min(len(w.Sources), whatIfSources)]
+	srcHeader := last + 3
+	s1, sn := srcHeader+1, srcHeader+len(srcs)
+	abs := func(col string, r1, r2 int) string { return fmt.Sprintf("$%s$%d:$%s$%d", col, r1, col, r2) }
+	intervals, totals := abs("A", first, last), abs("F", first, last)
+	src := w.Sources[0]
+
+	if err := vs.title(1, "What if: type a failure probability, a checkpoint's size or a source below; the totals and the best interval follow", titleStyle); err != nil {
+		return err
+	}
+	note := "Yellow cells are inputs. For interval k, expected total = probability × rows recomputed (weighted sum over the failure set) / failure weight + checkpoints × state rows, checkpoints = periods ÷ k rounded down (0 for none), as decisions.csv computes it; the best is the least, ties to the interval declared first. Every declared interval is weighed, excluded points too. " + w.Note
+	lines := len(note)/int(width/columnPoints(1)) + 1
+	row(2, excelize.Cell{StyleID: wrap, Value: strings.TrimSpace(note)})
+	if err == nil {
+		err = sw.MergeCell("A2", columnName(cols)+"2")
+	}
+	_ = lines
+	row(whatIfInputRow, excelize.Cell{StyleID: bold, Value: "failure probability"},
+		excelize.Cell{StyleID: input[Probability], Value: w.Probability}, "the probability that a run fails, from 0 to 1")
+	row(whatIfInputRow+1, excelize.Cell{StyleID: bold, Value: "state rows"},
+		excelize.Cell{StyleID: input[Count], Value: w.StateRows}, "the rows one checkpoint writes")
+	row(whatIfInputRow+2, excelize.Cell{StyleID: bold, Value: "source"},
+		excelize.Cell{StyleID: input[Count], Value: 1},
+		excelize.Cell{Formula: fmt.Sprintf("INDEX(%s,%s)", abs("B", s1, sn), WhatIfSourceName), Value: src.Title},
+		nil, fmt.Sprintf("the number of a source in the table below, 1 to %d", len(srcs)))
+
+	// The cached values: the first source at the first decision's inputs.
+	cks := make([]int64, k)
+	es := make([]float64, k)
+	best := 0
+	for i, name := range w.Intervals {
+		if n, err := strconv.Atoi(name); err == nil && n > 0 {
+			cks[i] = int64(src.Periods / n)
+		}
+		es[i] = w.Totals[i]
+		if es[i] < es[best] {
+			best = i
+		}
+	}
+	row(whatIfBestRow, excelize.Cell{StyleID: bold, Value: "best interval"},
+		excelize.Cell{StyleID: centred, Formula: fmt.Sprintf("INDEX(%s,MATCH(MIN(%s),%s,0))", intervals, totals, totals), Value: numericCellValue(TextValue(w.Intervals[best]))},
+		excelize.Cell{StyleID: bold, Value: "least expected total"},
+		excelize.Cell{StyleID: markedTotal, Formula: fmt.Sprintf("MIN(%s)", totals), Value: es[best]})
+	row(whatIfTableRow, excelize.Cell{StyleID: header, Value: "interval"},
+		excelize.Cell{StyleID: numberHeader, Value: "checkpoints"},
+		excelize.Cell{StyleID: numberHeader, Value: "rows recomputed (sum)"},
+		excelize.Cell{StyleID: numberHeader, Value: "failure weight"},
+		excelize.Cell{StyleID: numberHeader, Value: "certain cost"},
+		excelize.Cell{StyleID: numberHeader, Value: "expected total"},
+		excelize.Cell{StyleID: header, Value: ""})
+	for i, name := range w.Intervals {
+		r := first + i
+		mark := ""
+		if i == best {
+			mark = "best"
+		}
+		row(r, excelize.Cell{StyleID: centred, Value: numericCellValue(TextValue(name))},
+			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("IF(ISNUMBER(A%d),INT(INDEX(%s,%s)/A%d),0)", r, abs("C", s1, sn), WhatIfSourceName, r), Value: cks[i]},
+			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("INDEX(%s,%s)", abs(columnName(5+i), s1, sn), WhatIfSourceName), Value: src.Sums[i]},
+			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("INDEX(%s,%s)", abs("D", s1, sn), WhatIfSourceName), Value: src.Weight},
+			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("B%d*%s", r, WhatIfStateRowsName), Value: cks[i] * w.StateRows},
+			excelize.Cell{StyleID: total, Formula: fmt.Sprintf("%s*C%d/D%d+E%d", WhatIfProbabilityName, r, r, r), Value: es[i]},
+			excelize.Cell{StyleID: bold, Formula: fmt.Sprintf(`IF(A%d=$B$%d,"best","")`, r, whatIfBestRow), Value: mark})
+	}
+	if err := vs.title(srcHeader-1, "Sources: what the run counted, by number", blockStyle); err != nil {
+		return err
+	}
+	hdr := []any{excelize.Cell{StyleID: numberHeader, Value: "number"}, excelize.Cell{StyleID: header, Value: "source"},
+		excelize.Cell{StyleID: numberHeader, Value: "periods"}, excelize.Cell{StyleID: numberHeader, Value: "failure weight"}}
+	for _, name := range w.Intervals {
+		hdr = append(hdr, excelize.Cell{StyleID: numberHeader, Value: "sum, interval " + name})
+	}
+	row(srcHeader, hdr...)
+	for j, s := range srcs {
+		cells := []any{excelize.Cell{StyleID: count, Value: j + 1}, s.Title,
+			excelize.Cell{StyleID: count, Value: s.Periods}, excelize.Cell{StyleID: count, Value: s.Weight}}
+		for _, y := range s.Sums {
+			cells = append(cells, excelize.Cell{StyleID: count, Value: y})
+		}
+		row(s1+j, cells...)
+	}
+	if err != nil {
+		return err
+	}
+	for _, dn := range []struct {
+		name string
+		row  int
+	}{{WhatIfProbabilityName, whatIfInputRow}, {WhatIfStateRowsName, whatIfInputRow + 1}, {WhatIfSourceName, whatIfInputRow + 2}} {
+		if err := b.f.SetDefinedName(&excelize.DefinedName{Name: dn.name, RefersTo: fmt.Sprintf("'%s'!$B$%d", sheet, dn.row)}); err != nil {
+			return err
+		}
+	}
+	ref := func(col string) string { return fmt.Sprintf("'%s'!%s", sheet, abs(col, first, last)) }
+	label := excelize.Font{Color: "000000", Size: 9}
+	chart := &excelize.Chart{
+		Type:      excelize.Col,
+		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
+		Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Expected total by interval, at the inputs above",
+			Font: &excelize.Font{Color: "000000", Size: 11, Bold: true}}}},
+		Legend: excelize.ChartLegend{Position: "none"},
+		XAxis:  excelize.ChartAxis{Font: label, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "interval (periods between checkpoints)", Font: &label}}}},
+		YAxis:  excelize.ChartAxis{Font: label, MajorGridLines: true, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "expected total (rows)", Font: &label}}}},
+		Series: []excelize.ChartSeries{{
+			Name:       fmt.Sprintf("'%s'!$F$%d", sheet, whatIfTableRow),
+			Categories: ref("A"),
+			Values:     ref("F"),
+		}},
+	}
+	if err := b.f.AddChart(sheet, columnName(cols+2)+strconv.Itoa(whatIfInputRow), chart); err != nil {
+		return fmt.Errorf("sheet %s: chart: %w", sheet, err)
+	}
+	return sw.Flush()
+}

@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+
+	"ckptlab/results"
+	"ckptlab/runner/experiment"
+)
+
+// WhatIf returns the what-if sheet's figures: the first decision's
+// probability and state rows as the inputs' first values, and the sums of
+// every source with the same declared intervals, the first decision's
+// source first, for the analyst to pick from. nil when there is no
+// decision.
+func (r *Result) WhatIf() *results.WhatIf {
+	var first *decision
+	for d := range r.decisions {
+		first = d
+		break
+	}
+	if first == nil {
+		return nil
+	}
+	w := &results.WhatIf{Probability: first.prob, StateRows: int64(first.stateRows)}
+	for _, k := range first.sr.Intervals {
+		w.Intervals = append(w.Intervals, k.String())
+	}
+	for _, c := range first.sr.Parts[0].Costs {
+		w.Totals = append(w.Totals, c.ExpectedTotal(first.prob, first.stateRows))
+	}
+	var seen []*SourceResult
+	other := 0
+	for _, sr := range r.Sources {
+		if !slices.Equal(sr.Intervals, first.sr.Intervals) {
+			other++
+			continue
+		}
+		if slices.ContainsFunc(seen, func(s *SourceResult) bool { return s.Source == sr.Source }) {
+			continue
+		}
+		seen = append(seen, sr)
+		s := sr.Source
+		src := results.WhatIfSource{
+			Title:   fmt.Sprintf("seed %d, %s subscribers, %s periods", s.Seed, results.Count.FormatInt(int64(s.Subscribers)), results.Count.FormatInt(int64(s.Periods))),
+			Periods: s.Periods,
+			Weight:  sr.Parts[0].Costs[0].Weight,
+		}
+		for _, c := range sr.Parts[0].Costs {
+			src.Sums = append(src.Sums, c.Sum)
+		}
+		w.Sources = append(w.Sources, src)
+	}
+	if other > 0 {
+		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, experiment.Plural(other, "source", "sources"))
+	}
+	return w
+}
