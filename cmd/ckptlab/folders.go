@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +17,15 @@ import (
 func checkFolders(name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
-		if err := results.CheckReplace(out, e.Name, e.Inputs()); err != nil {
+		err := results.CheckFolder(context.Background(), out, e.Name, e.Inputs())
+		var r *results.RefusedError
+		switch {
+		case errors.As(err, &r):
 			fmt.Fprintf(stderr, "ckptlab %s: %v\n", name, err)
 			code = exitBadUser
+		case err != nil:
+			fmt.Fprintf(stderr, "ckptlab %s: %s: %v\n", name, e.File, err)
+			code = exitFailed
 		}
 	}
 	return code
