@@ -14,18 +14,20 @@ import (
 // not replace (results.CheckReplace): a folder of the user's files, a
 // symbolic link, a folder holding the experiment file. It prints why and
 // returns exit code 2, or exitOK when every folder may be written.
-func checkFolders(name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
+//
+// It reads each folder under the folder's shared lock, waiting, as ctx
+// says, while another process writes it.
+func checkFolders(ctx context.Context, name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
-		err := results.CheckFolder(context.Background(), out, e.Name, e.Inputs())
+		err := results.CheckFolder(ctx, out, e.Name, e.Inputs())
 		var r *results.RefusedError
 		switch {
 		case errors.As(err, &r):
 			fmt.Fprintf(stderr, "ckptlab %s: %v\n", name, err)
 			code = exitBadUser
 		case err != nil:
-			fmt.Fprintf(stderr, "ckptlab %s: %s: %v\n", name, e.File, err)
-			code = exitFailed
+			return failed(ctx, name, e.File, err, stderr)
 		}
 	}
 	return code
