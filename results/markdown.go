@@ -232,7 +232,17 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 	first, last := rows[0], rows[len(rows)-1]
 	lo, hi := first[0].Float, last[0].Float
 	title, source, _ := strings.Cut(c.Data.Title, ": ")
-	fmt.Fprintf(b, "\n### %s\n\n%s\n\n```mermaid\nxychart-beta\n", escapeMarkdown(title), escapeMarkdown(source))
+	// Each line in its interval's colour, the palette every chart reads.
+	var palette []string
+	for j := 1; j < len(c.Data.Columns); j++ {
+		colour, _, ok := IntervalStyle(c.Data.Columns[j].Name)
+		if !ok {
+			colour = "808080"
+		}
+		palette = append(palette, "#"+colour)
+	}
+	fmt.Fprintf(b, "\n### %s\n\n%s\n\n```mermaid\n", escapeMarkdown(title), escapeMarkdown(source))
+	fmt.Fprintf(b, "%%%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"%s\"}}}}%%%%\nxychart-beta\n", strings.Join(palette, ", "))
 	fmt.Fprintf(b, "    title %q\n", title)
 	var xs []string
 	for i := range mermaidPoints {
@@ -252,7 +262,30 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 		fmt.Fprintf(b, "    line [%s]\n", strings.Join(ys, ", "))
 	}
 	b.WriteString("```\n\n")
-	fmt.Fprintf(b, "Lines, in Mermaid's order of colours: %s. %s\n", escapeMarkdown(strings.Join(names, ", ")), escapeMarkdown(c.Note))
+	var legend []string
+	for j, name := range names {
+		entry := fmt.Sprintf("%s %s", colourName(palette[j]), name)
+		if name == c.Recommended {
+			entry += " (recommended)"
+		}
+		legend = append(legend, entry)
+	}
+	fmt.Fprintf(b, "Legend: %s. %s\n", escapeMarkdown(strings.Join(legend, ", ")), escapeMarkdown(c.Note))
+}
+
+// colourNames names the palette's colours for a legend in words.
+var colourNames = map[string]string{
+	"#000000": "black", "#E69F00": "orange", "#56B4E9": "sky blue", "#009E73": "green",
+	"#CC79A7": "pink", "#0072B2": "blue", "#D55E00": "vermillion", "#F0E442": "yellow",
+}
+
+// colourName writes a legend's marker for a colour: a coloured square and
+// its name.
+func colourName(hex string) string {
+	if n, ok := colourNames[hex]; ok {
+		return n
+	}
+	return "grey"
 }
 
 // appendStyled appends a value in the number style of its column; a text

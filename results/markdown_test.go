@@ -83,11 +83,11 @@ func TestMarkdownSummary(t *testing.T) {
 		"**seed 20260218, subscribers 200, periods 12, state\\_rows 200**\n\n| interval |", "| 6 | 0.6111 | 0.9167 | 11/18 | 11/12 |\n",
 		// the expected totals of the lesson's cost table, 0 and 1200.0 for none
 		// at probabilities 0 and 1, on an even grid
-		"```mermaid\nxychart-beta\n",
+		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #009E73, #56B4E9, #E69F00\"}}}}%%\nxychart-beta\n",
 		`    x-axis "failure probability" [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]`,
 		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
 		"    line [2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400]\n",
-		"Lines, in Mermaid's order of colours: interval none, interval 6, interval 4, interval 3, interval 2, interval 1.",
+		"Legend: black interval none, vermillion interval 6, pink interval 4 (recommended), green interval 3, sky blue interval 2, orange interval 1.",
 		"### Decisions",
 	} {
 		if !strings.Contains(md, want) {

@@ -49,6 +49,10 @@ type Chart struct {
 	YTitle string
 	// Note says what was left out to keep the chart readable, or "".
 	Note string
+	// Recommended names the column of the interval the headline recommends
+	// ("interval 4"): its line is drawn wide, the others thin, each in its
+	// interval's colour (IntervalStyle). "" emphasises none.
+	Recommended string
 }
 
 // Numeric reports whether the chart's x values are numbers.

@@ -184,16 +184,44 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 	if top, ok := yCap(c.Data); ok {
 		chart.YAxis.Maximum = &top
 	}
+	if c.Data.Columns[0].Name == "workers" && hiX(c.Data) > 16 {
+		chart.XAxis.LogBase = 2 // a sweep to many workers, spaced by doubling
+	}
+	if !c.Numeric() && n > maxXLabels {
+		chart.XAxis.TickLabelSkip = (n + maxXLabels - 1) / maxXLabels
+	}
 	for j := 1; j < len(c.Data.Columns); j++ {
+		name := c.Data.Columns[j].Name
+		line := excelize.LineOptions{Type: excelize.LineSolid, Width: mutedWidth}
+		marker := excelize.ChartMarker{Symbol: "circle", Size: 3}
+		if colour, dash, ok := IntervalStyle(name); ok {
+			fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{colour}}
+			line.Fill, marker.Fill = fill, fill
+			marker.Border = excelize.LineOptions{Type: excelize.LineSolid, Fill: fill}
+			line.Dash = [...]excelize.LineDashType{excelize.LineDashSolid, excelize.LineDashDash, excelize.LineDashSysDot}[dash]
+		}
+		if name == c.Recommended {
+			line.Width, marker.Size = emphasisWidth, 6
+		}
 		chart.Series = append(chart.Series, excelize.ChartSeries{
 			Name:       fmt.Sprintf("'%s'!$%s$%d", sheet, columnName(j+1), top),
 			Categories: column(1),
 			Values:     column(j + 1),
-			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 5},
-			Line:       excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75},
+			Marker:     marker,
+			Line:       line,
 		})
 	}
 	return chart
+}
+
+// maxXLabels is the most labels a chart's category axis shows; past it,
+// labels are skipped evenly so that they do not overlap.
+const maxXLabels = 16
+
+// hiX returns the greatest x value of a chart's figures.
+func hiX(b Block) float64 {
+	_, hi, _ := xRange(b)
+	return hi
 }
 
 // yCap returns the top of the y axis when a few lines reach far above the

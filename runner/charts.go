@@ -52,7 +52,8 @@ func (r *Result) Charts() []results.Chart {
 		for _, c := range pick(costs, r.anyLeft(sr, nil, nil, nil)) {
 			intervals = append(intervals, c.Interval)
 		}
-		sawtooth = append(sawtooth, sr.sawtoothChart(title, intervals))
+		rec := recommended(costs, r.anyLeft(sr, nil, nil, nil), g.StateRowsFor(sr.Source.Subscribers), g.Probabilities)
+		sawtooth = append(sawtooth, sr.sawtoothChart(title, intervals, rec))
 		if len(g.Workers) > 1 {
 			for _, key := range g.PartitionKeys {
 				var parts []*PartResult
@@ -62,7 +63,7 @@ func (r *Result) Charts() []results.Chart {
 					}
 				}
 				if len(parts) > 1 {
-					workers = append(workers, workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts))
+					workers = append(workers, workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts, rec))
 				}
 			}
 		}
@@ -90,10 +91,12 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 			best = append(best, b)
 		}
 	}
-	shown := representatives(len(costs), best)
+	rec := model.Best(costs, probabilities[0], stateRows)
+	shown := representatives(len(costs), append([]int{rec}, best...))
 	c := results.Chart{
-		Data:   results.Block{Title: "Expected total against failure probability: " + title},
-		YTitle: "expected total (rows)",
+		Data:        results.Block{Title: "Expected total against failure probability: " + title},
+		YTitle:      "expected total (rows)",
+		Recommended: "interval " + costs[rec].Interval.String(),
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure probability", Kind: results.Float, Decimals: -1})
 	for _, i := range shown {
@@ -132,11 +135,12 @@ func chartProbabilities(declared []float64) []float64 {
 
 // sawtoothChart plots the rows recomputed at each failure of the failure
 // set, a line per representative interval of the given ones.
-func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval) results.Chart {
-	shown := representatives(len(intervals), nil)
+func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval, rec model.Interval) results.Chart {
+	shown := representatives(len(intervals), []int{max(0, slices.Index(intervals, rec))})
 	c := results.Chart{
-		Data:   results.Block{Title: "Rows recomputed against the failure period: " + title},
-		YTitle: "rows recomputed",
+		Data:        results.Block{Title: "Rows recomputed against the failure period: " + title},
+		YTitle:      "rows recomputed",
+		Recommended: "interval " + rec.String(),
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure period", Kind: results.Text})
 	for _, i := range shown {
@@ -151,20 +155,23 @@ func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval) 
 	}
 	c.Note = "Rows recomputed after a failure in each period of the failure set: a line climbs with the distance from the last checkpoint and falls to 0 on one."
 	if len(shown) < len(intervals) {
-		c.Note += " " + shownNote(intervalCosts(intervals), shown, "spread evenly over the declared ones")
+		c.Note += " " + shownNote(intervalCosts(intervals), shown, "the recommended one, then others spread evenly")
 	}
-	return c
+	return mergeIdentical(c)
 }
 
-// workersChart plots the busiest worker's recovery at the named failure
-// against the number of workers, a line per representative interval.
-func workersChart(title string, sr *SourceResult, parts []*PartResult) results.Chart {
+// workersChart plots what the headline states of a worker sweep, the
+// busiest worker's recovery over every failure (busiest_worker_worst),
+// against the number of workers, a line per representative interval, the
+// recommended one always among them.
+func workersChart(title string, sr *SourceResult, parts []*PartResult, rec model.Interval) results.Chart {
 	costs := parts[0].Costs
-	shown := representatives(len(costs), nil)
+	ri := max(0, slices.IndexFunc(costs, func(c model.Cost) bool { return c.Interval == rec }))
+	shown := representatives(len(costs), []int{ri})
 	c := results.Chart{
-		Data: results.Block{Title: fmt.Sprintf("Rows the busiest worker recomputes at %s against workers: %s",
-			sr.Source.Label(sr.Failure), title)},
-		YTitle: "rows the busiest worker recomputes",
+		Data: results.Block{Title: "Rows the busiest worker recomputes at most, over every failure, against workers: " + title},
+		YTitle:      "most rows the busiest worker recomputes",
+		Recommended: "interval " + costs[ri].Interval.String(),
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "workers", Kind: results.Int})
 	for _, i := range shown {
@@ -173,16 +180,87 @@ func workersChart(title string, sr *SourceResult, parts []*PartResult) results.C
 	for _, pr := range parts {
 		row := []results.Value{results.IntValue(int64(pr.Partitioning.Workers))}
 		for _, i := range shown {
-			row = append(row, results.IntValue(pr.Costs[i].Busiest))
+			row = append(row, results.IntValue(pr.Costs[i].BusiestWorst))
 		}
 		c.Data.Rows = append(c.Data.Rows, row)
 	}
-	c.Note = fmt.Sprintf("Rows the one failed worker recomputes after a failure in %s, with its state partitioned by %s.",
-		sr.Source.Label(sr.Failure), parts[0].Key)
+	c.Note = fmt.Sprintf("The most rows the one failed worker recomputes after a failure in any period of the failure set, with its state partitioned by %s (busiest_worker_worst), as the headline says.",
+		parts[0].Key)
 	if len(shown) < len(costs) {
-		c.Note += " " + shownNote(costs, shown, "spread evenly over the declared ones")
+		c.Note += " " + shownNote(costs, shown, "the recommended one, then others spread evenly")
 	}
-	return c
+	return mergeIdentical(c)
+}
+
+// mergeIdentical draws once the lines of a chart that are identical, so
+// that no line hides another: a line per group of equal columns, named
+// after them all ("intervals 4, 2 and 1"), the recommended interval's
+// group keeping its name for emphasis; the note says so.
+func mergeIdentical(c results.Chart) results.Chart {
+	cols := c.Data.Columns
+	same := func(a, b int) bool {
+		for _, r := range c.Data.Rows {
+			if r[a] != r[b] {
+				return false
+			}
+		}
+		return true
+	}
+	var keep []int
+	groups := map[int][]string{}
+	for j := 1; j < len(cols); j++ {
+		i := slices.IndexFunc(keep, func(k int) bool { return same(k, j) })
+		if i < 0 {
+			keep = append(keep, j)
+			groups[j] = []string{strings.TrimPrefix(cols[j].Name, "interval ")}
+			continue
+		}
+		k := keep[i]
+		groups[k] = append(groups[k], strings.TrimPrefix(cols[j].Name, "interval "))
+		if cols[j].Name == c.Recommended {
+			cols[k].Name = c.Recommended // the group is drawn as the recommended line
+		}
+	}
+	if len(keep) == len(cols)-1 {
+		return c
+	}
+	var merged []string
+	for _, k := range keep {
+		if g := groups[k]; len(g) > 1 {
+			merged = append(merged, "intervals "+strings.Join(g, ", ")+" give the same figures")
+		}
+	}
+	out := c
+	out.Data.Columns = append([]results.Column{cols[0]}, pickColumns(cols, keep)...)
+	out.Data.Rows = nil
+	for _, r := range c.Data.Rows {
+		row := []results.Value{r[0]}
+		for _, k := range keep {
+			row = append(row, r[k])
+		}
+		out.Data.Rows = append(out.Data.Rows, row)
+	}
+	out.Note = strings.TrimSpace(c.Note + " " + strings.Join(merged, "; ") + ", each group drawn as one line.")
+	return out
+}
+
+// pickColumns returns the columns at the given indexes.
+func pickColumns(cols []results.Column, at []int) []results.Column {
+	out := make([]results.Column, len(at))
+	for i, k := range at {
+		out[i] = cols[k]
+	}
+	return out
+}
+
+// recommended returns the interval the first decision of a source picks:
+// the best, by expected total, at its first state rows and probability,
+// among the intervals left.
+func recommended(costs []model.Cost, left []bool, stateRows []int, probabilities []float64) model.Interval {
+	if len(stateRows) == 0 || len(probabilities) == 0 {
+		return costs[0].Interval
+	}
+	return costs[bestLeft(costs, left, probabilities[0], stateRows[0])].Interval
 }
 
 // representatives returns, ascending, the indexes of at most

@@ -3,6 +3,7 @@ package runner
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ckptlab/internal/lessonfigures"
@@ -73,13 +74,38 @@ func TestWorkersChart(t *testing.T) {
 	if !c.Numeric() || c.Data.Columns[0].Name != "workers" || len(c.Data.Rows) != 4 {
 		t.Fatalf("workers chart %+v, want 4 numeric worker counts", c.Data)
 	}
-	// Four workers: the lesson's partitioned recovery, 408 for none and 102 for 6.
-	if r := c.Data.Rows[2]; r[0].Int != 4 || r[1].Int != 408 || r[2].Int != 102 {
-		t.Errorf("at 4 workers %v, want 408 (none) and 102 (6)", r)
+	// It plots what the headline says, busiest_worker_worst: at interval 4
+	// (recommended at p = 1, emphasised) 600 rows at 1 worker, 153 at 4.
+	if c.Recommended != "interval 4" || c.Data.Columns[3].Name != "interval 4" {
+		t.Errorf("workers chart emphasises %q (columns %v), want interval 4", c.Recommended, c.Data.Table("").Header())
 	}
-	// One worker holds the whole job: 1600 for none.
-	if r := c.Data.Rows[0]; r[1].Int != 1600 {
-		t.Errorf("at 1 worker %v, want the whole job's 1600", r)
+	if r := c.Data.Rows[2]; r[0].Int != 4 || r[3].Int != 153 || r[1].Int != 561 {
+		t.Errorf("at 4 workers %v, want 153 (interval 4) and 561 (none)", r)
+	}
+	// One worker holds the whole job: 2200 for none at the last failure.
+	if r := c.Data.Rows[0]; r[1].Int != 2200 || r[3].Int != 600 {
+		t.Errorf("at 1 worker %v, want the whole job's 2200 for none and 600 for interval 4", r)
+	}
+}
+
+// TestChartsMergeIdentical checks that identical lines are drawn once and
+// the note says which: without checkpoints worth the name, a one-period
+// job's intervals all recompute the same.
+func TestChartsMergeIdentical(t *testing.T) {
+	c := results.Chart{Data: results.Block{Columns: []results.Column{{Name: "x", Kind: results.Int},
+		{Name: "interval 4", Kind: results.Int}, {Name: "interval 2", Kind: results.Int}, {Name: "interval 1", Kind: results.Int}}}, Recommended: "interval 2"}
+	for i := range 3 {
+		c.Data.Rows = append(c.Data.Rows, []results.Value{results.IntValue(int64(i)), results.IntValue(0), results.IntValue(0), results.IntValue(int64(i))})
+	}
+	m := mergeIdentical(c)
+	if got := m.Data.Table("").Header(); !slices.Equal(got, []string{"x", "interval 2", "interval 1"}) {
+		t.Errorf("merged columns %v, want the recommended name for the group of 4 and 2, and 1 apart", got)
+	}
+	if !strings.Contains(m.Note, "intervals 4, 2 give the same figures") {
+		t.Errorf("note %q does not say which lines are one", m.Note)
+	}
+	if again := mergeIdentical(m); len(again.Data.Columns) != 3 || again.Note != m.Note {
+		t.Errorf("a chart without identical lines changes: %v", again.Data.Table("").Header())
 	}
 }
 

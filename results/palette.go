@@ -1,0 +1,43 @@
+package results
+
+import "strings"
+
+// The palette of intervals, declared once and read by every chart of the
+// workbook and the Markdown: one colour per interval wherever it is drawn,
+// from the Okabe-Ito palette, which readers with any common colour-vision
+// deficiency tell apart. none, the job without checkpoints, is black, a
+// colour no interval takes. Past seven intervals the colours repeat, and
+// the line's dash tells the two apart.
+var okabeIto = [...]string{"E69F00", "56B4E9", "009E73", "CC79A7", "0072B2", "D55E00", "F0E442"}
+
+// noneColour is the colour of none.
+const noneColour = "000000"
+
+// mutedWidth and emphasisWidth are a line's width in points: a muted
+// interval's, and the recommended interval's.
+const (
+	mutedWidth    = 1.25
+	emphasisWidth = 3.5
+)
+
+// IntervalStyle returns the colour (RGB hex) and the dash number (0
+// solid, 1 dashed, 2 dotted) of an interval named "none" or a number of
+// periods, with or without an "interval " prefix; ok is false for a name
+// that is neither.
+func IntervalStyle(name string) (colour string, dash int, ok bool) {
+	name = strings.TrimPrefix(name, "interval ")
+	if name == "none" {
+		return noneColour, 0, true
+	}
+	k := 0
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return "", 0, false
+		}
+		k = k*10 + int(c-'0')
+	}
+	if k < 1 {
+		return "", 0, false
+	}
+	return okabeIto[(k-1)%len(okabeIto)], (k - 1) / len(okabeIto) % 3, true
+}
