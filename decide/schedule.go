@@ -111,7 +111,7 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 			base = s.upTo[a]
 		}
 		rowsLo, weightLo := s.rows[lo], s.weight[lo]
-		// segment(a, b) inlined: the failures in [a, b) recompute from a.
+		// the failures in [a, b) recompute from a: Σ w_f·(upTo[f] − upTo[a]).
 		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
 		bv := p * float64(br) // its cost, c·stateRows·W + p·R, in float64
 		for b := max(a+1, 1); b < P; b++ {
