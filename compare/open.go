@@ -43,7 +43,11 @@ func (o *Opener) Side(arg string) (*Side, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ExperimentSide(o.Ctx, files, path, arg, o.Overrides)
+	s, err := ExperimentSide(o.Ctx, files, path, arg, o.Overrides)
+	if err != nil {
+		return nil, fmt.Errorf("at %s:\n%w", rev, err)
+	}
+	return s, nil
 }
 
 // tree returns the files of a revision, opened once.
@@ -107,7 +111,7 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		for _, path := range paths {
 			old, err := o.load(then, path)
 			if err != nil {
-				return nil, fmt.Errorf("at %s: %w", rev, err)
+				return nil, fmt.Errorf("at %s:\n%w", rev, err)
 			}
 			new, err := o.load(experiment.Disk, path)
 			if err != nil {

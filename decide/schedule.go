@@ -100,8 +100,9 @@ func (s *Schedules) segment(a, b int) int64 {
 //
 // A dynamic program from the last point back: best[a] is the best rest of
 // a schedule with a checkpoint at a, which chooses its next point b (or
-// none), so it takes O(P²) steps at most, each of a few float operations;
-// a comparison the floats cannot settle is made in exact arithmetic. The
+// none), so it takes O(P²) steps at most, each of a few float operations:
+// costs are compared as floats where they lie further apart than the
+// floats' error can reach (slack), and exactly where they do not. The
 // next points tried stop where one checkpoint and the rows up to the point
 // alone cost more than the best found, so a schedule whose checkpoints are
 // g periods apart takes about O(P·g).
@@ -123,18 +124,20 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 		rowsLo, weightLo := s.rows[lo], s.weight[lo]
 		// segment(a, b) inlined: the failures in [a, b) recompute from a.
 		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
+		bv := p * float64(br) // its cost, c·stateRows·W + p·R, in float64
 		for b := max(a+1, 1); b < P; b++ {
 			seg := s.rows[b] - rowsLo - base*(s.weight[b]-weightLo)
 			// A next point at b or later costs at least one checkpoint and
 			// seg, which grows with b: once that is above the best, so is
 			// every later b (at equal cost a later b could still win by
 			// fewer checkpoints, so only a strict excess stops).
-			if cmp.compare(bp, br, 1, seg) < 0 {
+			if lb := cmp.state + p*float64(seg); lb > bv*(1+slack) || lb >= bv*(1-slack) && cmp.compare(bp, br, 1, seg) < 0 {
 				break
 			}
 			cp, cr := 1+points[b+1], seg+rows[b+1]
-			if v := cmp.compare(cp, cr, bp, br); v < 0 || (v == 0 && cp < bp) {
-				bp, br, bn = cp, cr, b
+			v := float64(cp)*cmp.state + p*float64(cr)
+			if v < bv*(1-slack) || v <= bv*(1+slack) && cmp.better(cp, cr, bp, br) {
+				bp, br, bn, bv = cp, cr, b, v
 			}
 		}
 		points[a+1], rows[a+1], next[a+1] = bp, br, bn
@@ -144,6 +147,19 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 		out.Points = append(out.Points, b)
 	}
 	return out
+}
+
+// slack bounds the relative error of a cost c·stateRows·W + p·R computed
+// in float64 (a few units of 2^−53) with a wide margin: costs further apart
+// than that are ordered by their floats, nearer ones exactly.
+const slack = 1e-9
+
+// better reports whether the schedule of c1 checkpoints and weighted rows
+// r1 comes before that of c2, r2: it costs less, or as much with fewer
+// checkpoints.
+func (c comparer) better(c1 int, r1 int64, c2 int, r2 int64) bool {
+	v := c.compare(c1, r1, c2, r2)
+	return v < 0 || v == 0 && c1 < c2
 }
 
 // comparer orders schedules by c·stateRows + p·R/W, or equally by

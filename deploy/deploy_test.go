@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -205,28 +206,61 @@ func TestWorkflow(t *testing.T) {
 	}
 }
 
-// TestSlurm checks that the merge job depends on the array with afterok and
-// that the array's tasks use --shard auto.
+// TestSlurm checks that the merge job depends on the array with afterok,
+// is cancelled rather than left pending if a shard fails, and asks for the
+// memory ckptlab plan says; slurm_engine_test.go runs them on a cluster.
 func TestSlurm(t *testing.T) {
 	submit, err := os.ReadFile(filepath.Join("slurm", "submit.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	batch, err := os.ReadFile(filepath.Join("slurm", "shards.sbatch"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`sbatch --parsable --array=0-\$\(\(n - 1\)\) "\$here/shards\.sbatch"`),
-		regexp.MustCompile(`--dependency=afterok:"\$shards"`),
-		regexp.MustCompile(`ckptlab merge `),
+		regexp.MustCompile(`sbatch --parsable --array="\$\{TASKS:-0-\$\(\(n - 1\)\)\}"`),
+		regexp.MustCompile(`"\$here/shards\.sbatch" "\$n" "\$file" "\$@"`),
+		regexp.MustCompile(`--dependency=afterok:"\$shards" --kill-on-invalid-dep=yes`),
+		regexp.MustCompile(`ckptlab plan .*\$1 == "memory"`),
+		regexp.MustCompile(`--mem="\$\{mib\}M" "\$here/merge\.sbatch"`),
 	} {
 		if !want.Match(submit) {
 			t.Errorf("submit.sh does not match %s", want)
 		}
 	}
-	if !bytes.Contains(batch, []byte("--shard auto")) {
-		t.Error("shards.sbatch does not run --shard auto")
+}
+
+// TestSlurmTask runs shards.sbatch as Slurm runs a task, with a ckptlab
+// that prints its arguments: task T computes shard T+1 of the N given,
+// also when resubmitted alone (--array=2 sets MIN = 2 and COUNT = 1, which
+// --shard auto would read as shard 1 of 1), and a task beyond N is refused.
+func TestSlurmTask(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run shards.sbatch with")
+	}
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "ckptlab"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	for _, tc := range []struct {
+		task, min, count string
+		want             string // the arguments, "" for a refusal
+	}{
+		{"0", "0", "4", "run -q -j 2 -o out --shard 1/4 scale.yaml --set seeds=7"},
+		{"3", "0", "4", "run -q -j 2 -o out --shard 4/4 scale.yaml --set seeds=7"},
+		{"2", "2", "1", "run -q -j 2 -o out --shard 3/4 scale.yaml --set seeds=7"},
+		{"4", "4", "1", ""},
+	} {
+		cmd := exec.Command(bash, filepath.Join("slurm", "shards.sbatch"), "4", "scale.yaml", "--set", "seeds=7")
+		cmd.Env = append(os.Environ(), path, "SLURM_CPUS_PER_TASK=2", "OUT=out",
+			"SLURM_ARRAY_TASK_ID="+tc.task, "SLURM_ARRAY_TASK_MIN="+tc.min, "SLURM_ARRAY_TASK_COUNT="+tc.count)
+		out, err := cmd.Output()
+		switch got := strings.TrimSpace(string(out)); {
+		case tc.want == "" && err == nil:
+			t.Errorf("task %s of 4 ran %q, want a refusal", tc.task, got)
+		case tc.want != "" && (err != nil || got != tc.want):
+			t.Errorf("task %s (MIN %s, COUNT %s) ran %q (%v), want %q", tc.task, tc.min, tc.count, got, err, tc.want)
+		}
 	}
 }
 

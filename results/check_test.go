@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/fifotest"
 	"ckptlab/results"
 )
 
@@ -159,9 +159,7 @@ func TestCheckDifferences(t *testing.T) {
 			formats: []string{results.FormatCSV},
 			spoil: func(t *testing.T, folder string) {
 				os.Remove(filepath.Join(folder, "breakeven.csv"))
-				if err := syscall.Mkfifo(filepath.Join(folder, "breakeven.csv"), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				fifotest.Make(t, filepath.Join(folder, "breakeven.csv"))
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.String(), "breakeven.csv: differs (a FIFO, not a regular file; not read)") {

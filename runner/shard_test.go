@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
+	"ckptlab/internal/fifotest"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -258,9 +258,7 @@ func TestMergeRefuses(t *testing.T) {
 		}, []string{"2-of-2: a symbolic link, not a regular file"}},
 		{"a FIFO, not waited on", func(t *testing.T, dir, folder string) {
 			shards(t, e, dir, 2, 1, 2)
-			if err := syscall.Mkfifo(filepath.Join(folder, "fifo"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			fifotest.Make(t, filepath.Join(folder, "fifo"))
 		}, []string{"fifo: a FIFO, not a regular file"}},
 		{"not a shard file", func(t *testing.T, dir, folder string) {
 			shards(t, e, dir, 2, 1, 2)

@@ -6,9 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"ckptlab/internal/fifotest"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -106,9 +106,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Make(t, fifo)
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
 	os.Truncate(big, experiment.MaxFileBytes+1)

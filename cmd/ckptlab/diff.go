@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -63,7 +64,12 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", ctx.Err())
 					return exitCode(exitInterrupted)
 				}
-				fmt.Fprintln(stderr, err)
+				var list experiment.ErrorList
+				if errors.As(err, &list) {
+					fmt.Fprintln(stderr, err) // located: file:line:col
+				} else {
+					fmt.Fprintf(stderr, "ckptlab diff: %v\n", err)
+				}
 				return exitCode(exitBadUser)
 			}
 			if err := compare.Write(stdout, report, format); err != nil {

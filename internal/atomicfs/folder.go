@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -26,7 +25,8 @@ import (
 // OUT/<name>/shards/ is not part of a set: it is moved from the old folder
 // into the new one just before the exchange, so it stays at OUT/<name>/shards.
 //
-// Every write holds an exclusive lock, flock(2) on OUT/.<name>.lock, from
+// Every write holds an exclusive lock, flock(2) on OUT/.<name>.lock
+// (LockFileEx on Windows), from
 // before it cleans up until after the swap: concurrent runs on one folder
 // are serialized, each one's set arriving whole. Under the lock no other
 // write is in progress, so a staging folder found then is a leftover of a
@@ -62,7 +62,7 @@ func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error
 	if err != nil {
 		return nil, err
 	}
-	return flock(ctx, f, syscall.LOCK_EX, filepath.Join(dir, name))
+	return flock(ctx, f, true, filepath.Join(dir, name))
 }
 
 // openLock opens the lock file at path, creating it if create is set,
@@ -111,23 +111,24 @@ func readLock(ctx context.Context, dir, name string) (unlock func(), err error) 
 	if err != nil {
 		return nil, err
 	}
-	return flock(ctx, f, syscall.LOCK_SH, filepath.Join(dir, name))
+	return flock(ctx, f, false, filepath.Join(dir, name))
 }
 
 // LockPath returns the path of the lock file of the output folder
 // dir/<name>/: dir/.<name>.lock.
 func LockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
 
-// flock locks f, the lock file of folder, polling so that it can give up
-// when ctx is done; it closes f on failure, and the returned unlock closes
-// it.
-func flock(ctx context.Context, f *os.File, how int, folder string) (unlock func(), err error) {
+// flock locks f, the lock file of folder, exclusively or shared, polling
+// so that it can give up when ctx is done; it closes f on failure, and the
+// returned unlock closes it. tryLock is the system's lock: flock(2) on
+// Unix, LockFileEx on Windows; both go with the process.
+func flock(ctx context.Context, f *os.File, exclusive bool, folder string) (unlock func(), err error) {
 	for told := false; ; told = true {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
+		busy, err := tryLock(f, exclusive)
+		if err == nil && !busy {
 			return func() { f.Close() }, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("cannot lock the output folder with %s: %w", f.Name(), err)
 		}

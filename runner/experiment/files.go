@@ -61,6 +61,9 @@ func (diskFiles) ReadDir(path string) ([]string, error) {
 // (with slashes) is read from fsys. A path outside root is refused, as
 // io/fs refuses names that climb out of a tree.
 func FS(fsys fs.FS, root string) Files {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
 	return treeFiles{fsys: fsys, root: root}
 }
 
@@ -74,9 +77,18 @@ var ErrOutsideRoot = errors.New("is outside the repository's root (want a path i
 
 // name maps a path of the command line to a name in the tree.
 func (t treeFiles) name(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
+	abs := path
+	if !filepath.IsAbs(path) {
+		// The current folder with its links resolved, as the root is: git
+		// names the root so.
+		cwd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		if r, err := filepath.EvalSymlinks(cwd); err == nil {
+			cwd = r
+		}
+		abs = filepath.Join(cwd, path)
 	}
 	rel, err := filepath.Rel(t.root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -1,12 +1,12 @@
 package experiment
 
 import (
+	"ckptlab/internal/fifotest"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -21,9 +21,7 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Make(t, fifo)
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
