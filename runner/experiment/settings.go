@@ -61,9 +61,11 @@ func (e *Experiment) Settings() []Setting {
 // whether it sets the key. Every key of the key table but extends has one
 // (TestEveryKeyHasASetting).
 var settingOf = map[string]func(e *Experiment) (Setting, bool){
-	"version":     func(e *Experiment) (Setting, bool) { return scalar(strconv.Itoa(e.Version)), true },
-	"name":        func(e *Experiment) (Setting, bool) { return scalar(e.Name), true },
-	"description": func(e *Experiment) (Setting, bool) { return Setting{Values: []string{e.Description}, Quoted: true}, true },
+	"version": func(e *Experiment) (Setting, bool) { return scalar(strconv.Itoa(e.Version)), true },
+	"name":    func(e *Experiment) (Setting, bool) { return scalar(e.Name), true },
+	"description": func(e *Experiment) (Setting, bool) {
+		return Setting{Values: []string{e.Description}, Quoted: true}, true
+	},
 	"seeds": func(e *Experiment) (Setting, bool) {
 		return list(e.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) }), true
 	},
