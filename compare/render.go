@@ -141,7 +141,11 @@ func choiceText(c DecisionChange) string {
 			choice = append(choice, n.Column+" "+orNone(o.Value)+" → "+orNone(n.Value))
 		}
 	}
-	out := name + " picks " + strings.Join(choice, ", ")
+	verb := " picks "
+	if len(cost) == 0 && len(c.New) == 1 {
+		verb = " " // a continuous estimate, not a pick: Young 4.899 → 6.928
+	}
+	out := name + verb + strings.Join(choice, ", ")
 	if len(cost) > 0 {
 		out += " (" + strings.Join(cost, ", ") + ")"
 	}
