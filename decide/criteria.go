@@ -60,9 +60,9 @@ func NewOutcomes(ys, weights []int64) Outcomes {
 func (o Outcomes) Sum() int64 { return o.sum }
 
 // Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
-// expected shortfall), computed exactly as SPEC §6 states it, operation for
-// operation in float64, so that its figures reproduce bit for bit: a run
-// costs certain + y with mass p·m/W for each distinct y (failures of total
+// expected shortfall), computed exactly as the README states it
+// (README.md#decisions-what-each-criterion-means), operation for operation
+// in float64, so that its figures reproduce bit for bit: a run costs certain + y with mass p·m/W for each distinct y (failures of total
 // weight m recompute it; m failures when each weighs 1), from the most
 // costly down, then certain with mass 1−p;
 // mass is taken from the top until 1−alpha is taken, the last outcome in

@@ -11,13 +11,13 @@ var (
 
 // Source fixes a generated meter-reading source: the lesson's SUBSCRIBERS and
 // generate_source with 200 subscribers generalized to Subscribers and its
-// twelve periods to Periods starting at Start, plus the faults of SPEC §2.
+// twelve periods to Periods starting at Start, plus the faults of the model (docs/design.md#the-model).
 type Source struct {
 	Seed        uint32
 	Subscribers int
 	Periods     int
 	Start       Month
-	// Missing and Duplicates are the numbers of fault draws (SPEC §2).
+	// Missing and Duplicates are the numbers of fault draws (docs/design.md#the-model).
 	Missing    int
 	Duplicates int
 }

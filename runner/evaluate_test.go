@@ -51,8 +51,8 @@ func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failur
 	return g.Bytes(), f.Bytes()
 }
 
-// TestEvaluateSameBytesForEveryJobs checks SPEC §4's "same input, same
-// bytes" across -j: the tables do not depend on how many goroutines drew the
+// TestEvaluateSameBytesForEveryJobs checks "same input, same bytes" (README.md#result-tables)
+// across -j: the tables do not depend on how many goroutines drew the
 // sources, nor on which drew what.
 func TestEvaluateSameBytesForEveryJobs(t *testing.T) {
 	e := jobsExperiment()

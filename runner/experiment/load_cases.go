@@ -11,7 +11,7 @@ import (
 	"ckptlab/model"
 )
 
-// Safety caps of SPEC §7's keys: the checks of cases against each other
+// Safety caps of cases and exclude (README.md#cases-and-exclusions): the checks of cases against each other
 // are quadratic in their number, and exclusions are counted as bits of a
 // 64-bit mask.
 const (
