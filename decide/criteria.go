@@ -39,7 +39,15 @@ func NewOutcomes(ys, weights []int64) Outcomes {
 		}
 	}
 	slices.SortFunc(desc, func(a, b failure) int { return cmp.Compare(b.y, a.y) })
-	var o Outcomes
+	distinct := 0
+	for i, f := range desc {
+		if f.w != 0 && (i == 0 || desc[i-1].y != f.y) {
+			distinct++
+		}
+	}
+	// made to size: a source of thousands of periods holds an Outcomes
+	// for each of its intervals
+	o := Outcomes{ys: make([]int64, 0, distinct), weights: make([]int64, 0, distinct)}
 	for _, f := range desc {
 		o.weight += f.w
 		if f.w == 0 {

@@ -10,13 +10,12 @@ import (
 
 // Limits are what a run is checked against before any work: the rows a
 // table may have (--max-points) and the memory the run may hold
-// (--max-memory, in MiB) with Jobs goroutines, its views counted when the
-// formats show them.
+// (--max-memory, in MiB) with Jobs goroutines, writing the given formats.
 type Limits struct {
 	MaxPoints    int64
 	MaxMemoryMiB int64
 	Jobs         int
-	Views        bool
+	Formats      []string
 }
 
 // Exceeded says why a run of e passes one of the limits, and how to run
@@ -31,7 +30,7 @@ func (l Limits) Exceeded(e *experiment.Experiment) string {
 				t.file, CountText(t.rows), l.MaxPoints, CountText(t.rows))
 		}
 	}
-	if n := MemoryBytes(e, l.Jobs, l.Views); n > MiBBytes(l.MaxMemoryMiB) {
+	if n := MemoryBytes(e, l.Jobs, l.Formats); n > MiBBytes(l.MaxMemoryMiB) {
 		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
 			MiB(n), l.MaxMemoryMiB, (n>>20)+1)
 	}

@@ -13,44 +13,66 @@ import (
 )
 
 // What a run holds besides its counts, measured on the development machine
-// and rounded up (TestMemoryBoundHolds runs the program and checks the sum
-// against its peak resident memory):
+// (TestMemoryBoundHolds runs the program on a benchmark set and checks the
+// figure against its peak resident memory, from above and within twice):
 const (
-	// programBytes is the program itself: runtime, code, the CSV and
-	// Markdown writers' buffers, the loaded experiment. A run of the lesson
-	// peaks at 11 MiB as CSV, 15 MiB as XLSX.
-	programBytes = 32 << 20
+	// programBytes is the resident memory outside the Go heap: runtime,
+	// code, goroutine stacks. A run of the lesson peaks at 14 MiB as CSV
+	// with 4 MiB of heap. minHeapBytes is the most heap a run of little
+	// live memory reaches: the collector's least goal (4 MiB) and what is
+	// allocated while it marks.
+	programBytes = 14 << 20
+	minHeapBytes = 8 << 20
 	// heapFactor is how far the Go heap may grow past what is live before a
-	// collection (GOGC=100): twice.
+	// collection (GOGC=100): twice. The heap, so bounded, is then counted
+	// with a margin of marginNum/marginDen (an eighth) for what the
+	// scavenger has not yet returned and for the estimates' slack.
 	heapFactor = 2
-	// xlsxCellBytes is the most XML one cell of a worksheet takes, and
-	// xlsxRowBytes one row's markup; xlsxSheetBytes the most excelize's
-	// stream writer keeps of one sheet in memory (its 16 MiB chunk in a
+	marginNum  = 9
+	marginDen  = 8
+	// tableBytes is what writing one table holds: its file's buffer, the
+	// row's and the recent numbers' texts; a run writes up to nine at once.
+	tableBytes = 256 << 10
+	// axisCopies is how many lists of an axis's values a run holds at
+	// once: the file's values, the experiment's, and one per table or
+	// view being written.
+	axisCopies = 8
+	// xlsxCellBytes is the XML one cell of a view's sheet takes in
+	// excelize's stream writer, its row's markup shared; xlsxSheetBytes the
+	// most that writer keeps of one sheet in memory (its 16 MiB chunk in a
 	// buffer that may double), xlsxBytes its workbook, styles and zip.
 	// xlsxPackBytes is the most that packing one table holds besides its
 	// sheet's XML: the row encoder's buffer and the file's. The XML is
-	// held in pieces of xlsxPieceBytes, up to four per compressing
-	// goroutine (one queued, one in, one out, and a compressor's state).
-	xlsxCellBytes  = 64
-	xlsxRowBytes   = 64
-	xlsxSheetBytes = 32 << 20
-	xlsxBytes      = 8 << 20
-	xlsxPackBytes  = 2 << 20
-	xlsxPieceBytes = 1 << 20
+	// held in pieces of xlsxPieceBytes: one being filled, and two per
+	// compressing goroutine (one in, and its output with the compressor's
+	// state).
+	// xlsxTableCellBytes is the most XML one cell of a table takes,
+	// xlsxRowBytes one row's markup.
+	xlsxCellBytes      = 40
+	xlsxTableCellBytes = 64
+	xlsxRowBytes       = 64
+	xlsxSheetBytes     = 32 << 20
+	xlsxBytes          = 4 << 20
+	xlsxPackBytes      = 1 << 20
+	xlsxPieceBytes     = 1 << 20
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
 // holds, the program included: what `ckptlab plan` prints and --max-memory
-// checks before any work. It counts the program, the tallies of Jobs(jobs)
-// goroutines and their scratch space, the evaluated result, and, when views
-// is set (XLSX or Markdown output), the lesson's views and the workbook
-// writer; the live heap twice over, as the garbage collector lets it grow.
-// It grows with sources, periods, workers, the workers faults can touch
-// and the rows a workbook holds in memory, never with subscribers. A
-// source several cases share counts once per case.
-func MemoryBytes(e *experiment.Experiment, jobs int, views bool) int64 {
+// checks before any work. A run holds the most either while it counts
+// (the tallies of every source and of Jobs(jobs) goroutines, their scratch
+// space, the list of tasks) or while it writes (the evaluated result, the
+// failure outcomes of the source each table is at, the axes' lists, the
+// writers, and, for XLSX or Markdown output, the lesson's views, and the
+// workbook writer for XLSX); the larger of the two, twice over as the
+// garbage collector lets the heap grow, and the program. It grows with
+// sources, periods, workers, the workers faults can touch and the rows a
+// workbook holds in memory, never with subscribers. A source several
+// cases share counts once per case.
+func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(Jobs(jobs))
-	var live, sources int64
+	views := results.ShowsViews(formats)
+	var tallies, evaluated, viewsHeld, outcomes, sources, tasks int64
 	parts := e.Partitionings()
 	grids := e.Grids()
 	sizes := make([][]experiment.Sizes, len(grids))
@@ -58,26 +80,81 @@ func MemoryBytes(e *experiment.Experiment, jobs int, views bool) int64 {
 		gm := newGridMemory(e, parts, &g)
 		sizes[i] = gm.sizes
 		for k, p := range g.Periods {
-			perSource := experiment.AddSat(experiment.MulSat(j, gm.tallyBytes(p)), gm.resultBytes(p))
-			if views {
-				perSource = experiment.AddSat(perSource, viewBytes(e, &g, p))
+			n := gm.sizes[k].Sources
+			if n == 0 {
+				continue
 			}
-			live = experiment.AddSat(live, experiment.MulSat(gm.sizes[k].Sources, perSource))
-			sources = experiment.AddSat(sources, gm.sizes[k].Sources)
+			sources = experiment.AddSat(sources, n)
+			// a tally per goroutine that counts a task of the source
+			t := gm.tasks(e, p)
+			tasks = experiment.AddSat(tasks, experiment.MulSat(n, t))
+			tallies = experiment.AddSat(tallies, experiment.MulSat(n, min(j, t), gm.tallyBytes(p)))
+			evaluated = experiment.AddSat(evaluated, experiment.MulSat(n, gm.resultBytes(p)))
+			if views {
+				viewsHeld = experiment.AddSat(viewsHeld, experiment.MulSat(n, viewBytes(e, &g, p)))
+			}
+			outcomes = max(outcomes, outcomeBytes(e, &g, p))
 		}
 	}
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
 		sources = e.Sources()
 	}
 	// Per goroutine: the names' hashes of a task, a fault block's bits.
-	scratch := int64(4*chunkSize + 1<<21 + 1<<12)
-	live = experiment.AddSat(live, experiment.MulSat(j, scratch))
-	live = experiment.AddSat(live, taskBytes(e, sources))
-	total := experiment.AddSat(programBytes, experiment.MulSat(heapFactor, live))
-	if views {
-		total = experiment.AddSat(total, experiment.MulSat(heapFactor, workbookBytes(e, sizes)))
+	scratch := int64(4*chunkSize + 1<<12)
+	if e.Missing > 0 || e.Duplicates > 0 {
+		scratch += 1 << 21
 	}
-	return total
+	counting := experiment.AddSat(tallies, experiment.MulSat(min(j, tasks), scratch))
+	counting = experiment.AddSat(counting, taskBytes(e, sources))
+	// The grid and decisions tables each hold the outcomes of the source
+	// they are at, in each format that has them; the headline of the
+	// Markdown holds the decisions'.
+	var tables, holders int64
+	for _, f := range formats {
+		switch f {
+		case results.FormatCSV, results.FormatXLSX:
+			tables, holders = tables+4, holders+2
+		default:
+			tables, holders = tables+1, holders+1
+		}
+	}
+	writing := experiment.AddSat(axisBytes(e), experiment.MulSat(holders, outcomes))
+	writing = experiment.AddSat(writing, experiment.AddSat(viewsHeld, tables*tableBytes))
+	if slices.Contains(formats, results.FormatXLSX) {
+		writing = experiment.AddSat(writing, workbookBytes(e, sizes))
+	}
+	live := experiment.AddSat(evaluated, max(counting, writing))
+	heap := max(minHeapBytes, experiment.MulSat(heapFactor, live))
+	return experiment.AddSat(programBytes, experiment.MulSat(heap/marginDen, marginNum))
+}
+
+// outcomeBytes bounds the failure outcomes of one source of p periods
+// (decide.Outcomes, one per interval): each distinct count of rows a
+// failure recomputes, with how many failures recompute it. Without missing
+// records every period but the first has the same rows, so interval k has
+// at most k distinct counts; faults can make every failure's count its own.
+func outcomeBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+	n := e.FailureCount(p)
+	var distinct int64
+	for _, k := range g.IntervalsFor(p) {
+		d := n
+		if e.Missing == 0 && k != model.None {
+			d = min(n, int64(k))
+		}
+		distinct = experiment.AddSat(distinct, d)
+	}
+	// 16 bytes per distinct count, and the failures' counts being sorted
+	return experiment.AddSat(experiment.MulSat(16, distinct), experiment.MulSat(16, n))
+}
+
+// axisBytes bounds the lists of the axes' values a run holds.
+func axisBytes(e *experiment.Experiment) int64 {
+	var values int64
+	for _, g := range e.Grids() {
+		values = experiment.AddSat(values, int64(len(g.Seeds)+len(g.Subscribers)+len(g.Periods)+
+			len(g.PartitionKeys)+len(g.Workers)+len(g.StateRows)+len(g.Probabilities)+len(g.Intervals)))
+	}
+	return experiment.MulSat(axisCopies*8, values)
 }
 
 // touched returns how many workers of a partitioning by key over w workers
@@ -122,13 +199,23 @@ func newGridMemory(e *experiment.Experiment, parts []model.Partitioning, g *expe
 	return gm
 }
 
+// tasks returns the tasks Count cuts one source of p periods of the grid
+// into, for its most subscribers: each goroutine that counts one holds a
+// tally of the source.
+func (gm *gridMemory) tasks(e *experiment.Experiment, p int) int64 {
+	most := slices.Max(gm.g.Subscribers)
+	src := model.Source{Subscribers: most, Periods: p, Missing: e.Missing, Duplicates: e.Duplicates}
+	size := int64(taskSize(src))
+	return (int64(most) + size - 1) / size
+}
+
 // tallyBytes bounds one goroutine's tally of one source of p periods of
 // the grid: subscribers per worker, and rows per period of each worker
 // faults touched, with its map entry, for the partitionings of every grid.
 func (gm *gridMemory) tallyBytes(p int) int64 {
 	n := experiment.AddSat(256, experiment.MulSat(8, int64(p)))
 	n = experiment.AddSat(n, gm.countWorkers)
-	return experiment.AddSat(n, experiment.MulSat(gm.countTouched, experiment.AddSat(128, experiment.MulSat(8, int64(p)))))
+	return experiment.AddSat(n, experiment.MulSat(gm.countTouched, experiment.AddSat(64, experiment.MulSat(8, int64(p)))))
 }
 
 // resultBytes bounds the evaluated result of one source of p periods: the
@@ -145,9 +232,9 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 }
 
 // viewBytes bounds the lesson's views of one source of p periods: their
-// cells, and a block header per block.
+// cells, and per block its header and its rows' slices.
 func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
-	cell := int64(unsafe.Sizeof(results.Value{})) + 16 // a cell and its text
+	cell := int64(viewCellBytes)
 	n := g.IntervalCount(p)
 	failures := e.FailureCount(p)
 	cells := experiment.AddSat(
@@ -157,7 +244,7 @@ func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 			experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                              // partition
 		))
 	blocks := experiment.AddSat(2, experiment.AddSat(experiment.MulSat(2, int64(len(g.StateRows))), experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
-	return experiment.AddSat(experiment.MulSat(cell, cells), experiment.MulSat(512, blocks))
+	return experiment.AddSat(experiment.MulSat(cell, cells), experiment.MulSat(2048, blocks))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
@@ -181,31 +268,44 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// pieces its compressing goroutines hold, one per core up to
 	// results.MaxDeflateWorkers.
 	workers := min(runtime.GOMAXPROCS(0), results.MaxDeflateWorkers)
-	pieces := int64(4 * workers * xlsxPieceBytes)
+	pieces := int64((1 + 2*workers) * xlsxPieceBytes)
 	table := func(rows int64, cols int) int64 {
-		xml := experiment.MulSat(rows, experiment.AddSat(xlsxRowBytes, experiment.MulSat(int64(cols), xlsxCellBytes)))
+		xml := experiment.MulSat(rows, experiment.AddSat(xlsxRowBytes, experiment.MulSat(int64(cols), xlsxTableCellBytes)))
 		return experiment.AddSat(xlsxPackBytes, min(xml, pieces))
 	}
-	// Decisions and breakeven have no more rows than the grid.
-	var grid, failures int64
-	for _, gs := range sizes {
-		for _, s := range gs {
+	// A decision per source, state rows and probability; a break-even
+	// piece per source, state rows and interval at most.
+	var grid, failures, decisions, breakevens int64
+	for i, g := range e.Grids() {
+		for j, p := range g.Periods {
+			s := sizes[i][j]
 			grid, failures = experiment.AddSat(grid, s.GridRows), experiment.AddSat(failures, s.FailureRows)
+			perSource := experiment.MulSat(s.Sources, int64(len(g.StateRows)))
+			decisions = experiment.AddSat(decisions, experiment.MulSat(perSource, int64(len(g.Probabilities))))
+			breakevens = experiment.AddSat(breakevens, experiment.MulSat(perSource, g.IntervalCount(p)))
 		}
 	}
-	n := experiment.AddSat(int64(xlsxBytes), table(grid, len(gridColumns)))
-	n = experiment.AddSat(n, table(failures, len(failureColumns)))
-	n = experiment.AddSat(n, table(grid, len(decisionColumns)))
-	n = experiment.AddSat(n, table(grid, len(breakevenColumns)))
+	// The four tables are packed a few at a time (results.MaxPackedAtOnce,
+	// or the cores if fewer): the largest of them at once.
+	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
+		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns))}
+	slices.Sort(packed)
+	n := int64(xlsxBytes)
+	for _, t := range packed[len(packed)-min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0), len(packed)):] {
+		n = experiment.AddSat(n, t)
+	}
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
-			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sizes[i][j].Sources, viewBytes(e, &g, p)/int64(unsafe.Sizeof(results.Value{}))))
+			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
 		}
 	}
-	return experiment.AddSat(n, min(5*xlsxSheetBytes, experiment.MulSat(viewCells, xlsxCellBytes+xlsxRowBytes)))
+	return experiment.AddSat(n, min(5*xlsxSheetBytes, experiment.MulSat(viewCells, xlsxCellBytes)))
 }
+
+// viewCellBytes is what a cell of a view holds: the value and its text.
+const viewCellBytes = int64(unsafe.Sizeof(results.Value{})) + 16
 
 // MiB writes a number of bytes in mebibytes, rounded up, for messages.
 func MiB(bytes int64) string {

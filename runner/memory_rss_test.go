@@ -8,39 +8,57 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"syscall"
+	"strings"
 	"testing"
 )
 
 // memoryBench is the benchmark set of configurations the memory bound is
 // checked on: the shapes that hold the most, each small enough in
 // subscribers to run in about a second (memory does not grow with them).
-var memoryBench = []struct{ name, yaml string }{
+var memoryBench = []struct {
+	name, yaml string
+	formats    []string
+}{
+	{"lesson", "", []string{"csv", "xlsx", "md"}},
 	{"scale", "subscribers: 20000\nperiods: 120\nintervals: all\nworkers: [1, 2, 4, 8, 16, 32, 64]\n" +
-		"probabilities: {from: 0, to: 1, step: 0.05}\n"},
-	{"sweep", "subscribers: 20000\nperiods: 60\nworkers: {from: 1, to: 1024}\nfailure_periods: [2026-09, 2026-12]\n"},
+		"probabilities: {from: 0, to: 1, step: 0.05}\n", []string{"csv", "xlsx"}},
+	{"sweep", "subscribers: 20000\nperiods: 60\nworkers: {from: 1, to: 1024}\nfailure_periods: [2026-09, 2026-12]\n", []string{"csv", "xlsx"}},
 	{"horizon", "subscribers: 5000\nperiods: 600\nintervals: [none, 1, 3, 6, 12, 24, 60, 120]\n" +
-		"partition_key: [subscriber, region, type]\nworkers: [4, 64, 256]\n"},
+		"partition_key: [subscriber, region, type]\nworkers: [4, 64, 256]\n", []string{"csv", "xlsx"}},
+	// every interval of long horizons: the outcomes of each interval
+	{"horizon960", "subscribers: 2000\nperiods: 960\nintervals: all\n", []string{"csv", "xlsx", "md"}},
+	{"horizon3000", "subscribers: 1000\nperiods: 3000\nintervals: all\n", []string{"csv"}},
+	// 8 million grid rows, a state_rows axis of 333,334 values
+	{"grid8m", "subscribers: 3000\nstate_rows: {from: 0, to: 2000000, step: 6}\n", []string{"csv"}},
+	{"staterows", "subscribers: 20000\nperiods: 24\nstate_rows: {from: 0, to: 200000, step: 100}\n", []string{"csv", "xlsx", "md"}},
+	{"probabilities", "subscribers: 20000\nperiods: 120\nintervals: all\nprobabilities: {from: 0, to: 1, step: 0.001}\n", []string{"csv", "xlsx"}},
+	{"cases", "subscribers: 5000\ncases:\n  - {periods: 24, intervals: all}\n  - {periods: 120, workers: [1, 2, 4, 8]}\n" +
+		"exclude:\n  - {interval: none, workers: 4}\n", []string{"csv", "xlsx"}},
 	{"seeds", "seeds: {from: 1, to: 150}\nsubscribers: 1000\nperiods: 24\nmissing: 500\nduplicates: 500\n" +
-		"partition_key: [subscriber, region, type]\nworkers: [4, 64]\n"},
+		"partition_key: [subscriber, region, type]\nworkers: [4, 64]\n", []string{"csv", "xlsx"}},
 	{"faults", "subscribers: 20000\nperiods: 24\nmissing: 300000\nduplicates: 300000\n" +
-		"partition_key: [subscriber, region, type]\nworkers: {from: 1, to: 256}\nfailure_periods: [2026-09]\n"},
+		"partition_key: [subscriber, region, type]\nworkers: {from: 1, to: 256}\nfailure_periods: [2026-09]\n", []string{"csv", "xlsx"}},
 }
 
-// TestMemoryBoundHolds builds the program, runs it on the benchmark set as
-// CSV and as XLSX, and checks that its peak resident memory never exceeds
-// the figure plan prints for the same run. It is a bound check, not a
-// timing: the figure must hold on any machine.
+// boundSlack is how far above the peak the figure may be: within twice.
+const boundSlack = 2
+
+// TestMemoryBoundHolds builds the program, runs it on the benchmark set in
+// each of its formats, and checks that its peak resident memory never
+// exceeds the figure plan prints for the same run, and that the figure is
+// within boundSlack times the peak. It is a bound check, not a timing: the
+// figure must hold on any machine. The set takes a minute or two: it
+// writes 8 million grid rows and 9 million failures rows.
 func TestMemoryBoundHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the program")
 	}
-	// The peak a child reports includes the memory of this process at the
-	// moment it started the child (Linux keeps the high-water mark across
-	// exec), which only makes the check stricter; under the race detector
-	// this process alone is larger than the bounds checked.
 	if raceDetector {
-		t.Skip("the race detector's test process is larger than the bounds checked")
+		t.Skip("runs a built program, not this one: nothing to race, and minutes under the detector")
+	}
+	time, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		t.Skip("needs GNU time (/usr/bin/time) to measure the program's own peak")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ckptlab")
@@ -53,7 +71,7 @@ func TestMemoryBoundHolds(t *testing.T) {
 		if err := os.WriteFile(file, []byte("name: "+c.name+"\n"+c.yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []string{"csv", "xlsx"} {
+		for _, format := range c.formats {
 			plan, err := exec.Command(bin, "plan", "--format", format, file).Output()
 			if err != nil {
 				t.Fatalf("%s: plan: %v", c.name, err)
@@ -63,16 +81,39 @@ func TestMemoryBoundHolds(t *testing.T) {
 				t.Fatalf("%s: plan prints no memory line:\n%s", c.name, plan)
 			}
 			bound, _ := strconv.ParseInt(string(m[1]), 10, 64)
-			run := exec.Command(bin, "run", "-q", "--format", format, "-o", filepath.Join(dir, "out"), file)
-			if out, err := run.CombinedOutput(); err != nil {
-				t.Fatalf("%s as %s: run: %v\n%s", c.name, format, err, out)
-			}
-			peak := run.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+			peak := peakOf(t, dir, time, bin, "run", "-q", "--format", format, "-o", filepath.Join(dir, "out"), file)
 			t.Logf("%-8s %-4s peak %4d MiB, plan says at most %4d MiB", c.name, format, peak>>20, bound)
 			if peak > bound<<20 {
 				t.Errorf("%s as %s: peak resident memory %d MiB, more than the %d MiB plan prints",
 					c.name, format, (peak+1<<20-1)>>20, bound)
 			}
+			if bound<<20 > boundSlack*peak+1<<20 { // the figure is rounded up to a MiB
+				t.Errorf("%s as %s: plan prints %d MiB, more than %d times the peak resident memory of %d MiB",
+					c.name, format, bound, boundSlack, peak>>20)
+			}
 		}
 	}
+}
+
+// peakOf runs the program under GNU time and returns its peak resident
+// memory. A process this test starts itself inherits the test's own
+// high-water mark (Linux keeps it across exec), above the figures of
+// small runs; GNU time starts the program from a small process of its own
+// and reports the program's peak alone.
+func peakOf(t *testing.T, dir, time, bin string, args ...string) int64 {
+	t.Helper()
+	report := filepath.Join(dir, "maxrss")
+	run := exec.Command(time, append([]string{"-f", "%M", "-o", report, bin}, args...)...)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", args, err, out)
+	}
+	text, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kib, err := strconv.ParseInt(strings.TrimSpace(string(text)), 10, 64)
+	if err != nil {
+		t.Fatalf("GNU time reports %q: %v", text, err)
+	}
+	return kib << 10
 }

@@ -15,7 +15,11 @@ func TestMemoryBytes(t *testing.T) {
 	size := func(change func(e *experiment.Experiment), views bool) int64 {
 		e := base
 		change(&e)
-		return MemoryBytes(&e, 2, views)
+		formats := []string{"csv"}
+		if views {
+			formats = append(formats, "xlsx")
+		}
+		return MemoryBytes(&e, 2, formats)
 	}
 	same := func(*experiment.Experiment) {}
 	lesson := size(same, false)
@@ -25,13 +29,17 @@ func TestMemoryBytes(t *testing.T) {
 	if got := size(func(e *experiment.Experiment) { e.Subscribers = []int{1_000_000} }, false); got < lesson || got > lesson+1<<10 {
 		t.Errorf("a million subscribers: %d bytes, want within 1 KiB above %d as for 200", got, lesson)
 	}
-	// Subscribers per worker, in each goroutine's tally, twice for the heap.
-	if got, want := size(func(e *experiment.Experiment) { e.Workers = []int{4, 400} }, false), lesson+2*2*8*400; got < want {
-		t.Errorf("workers 4 and 400: %d bytes, want at least %d", got, want)
+	// Subscribers per worker, in the source's tally, twice for the heap.
+	few := size(func(e *experiment.Experiment) { e.Workers = []int{1_000_000} }, false)
+	if got, want := size(func(e *experiment.Experiment) { e.Workers = []int{2_000_000} }, false), few+2*8*1_000_000; got < want {
+		t.Errorf("2,000,000 workers: %d bytes, want at least %d, a million more than for %d", got, want, few)
 	}
 	// With faults, every worker can be touched: rows per period of each.
-	if got, want := size(func(e *experiment.Experiment) { e.Workers, e.Missing = []int{400}, 1000 }, false), lesson+2*2*8*12*400; got < want {
-		t.Errorf("400 workers with faults: %d bytes, want at least %d", got, want)
+	clean := size(func(e *experiment.Experiment) { e.Workers, e.Subscribers = []int{1_000_000}, []int{1_000_000} }, false)
+	if got, want := size(func(e *experiment.Experiment) {
+		e.Workers, e.Subscribers, e.Missing = []int{1_000_000}, []int{1_000_000}, 1_000_000
+	}, false), clean+2*8*12*1_000_000; got < want {
+		t.Errorf("a million workers with faults: %d bytes, want at least %d", got, want)
 	}
 	if got := size(same, true); got <= lesson {
 		t.Errorf("with views: %d bytes, want more than %d", got, lesson)

@@ -42,9 +42,9 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	line("sources", CountText(sizes.Sources))
 	line("grid rows", CountText(sizes.GridRows))
 	line("failures rows", CountText(sizes.FailureRows))
-	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, results.ShowsViews(formats))))
+	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, formats)))
 	if limits.MaxPoints > 0 {
-		limits.Views = results.ShowsViews(formats)
+		limits.Formats = formats
 		if why := limits.Exceeded(e); why != "" {
 			line("refused", "a run would be refused: "+why)
 		}

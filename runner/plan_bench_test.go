@@ -47,10 +47,10 @@ func BenchmarkPlanLarge(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx"}, Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Views: true}); err != nil {
+					if err := WritePlan(io.Discard, e, "out", []string{"csv", "xlsx"}, Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Formats: []string{"csv", "xlsx"}}); err != nil {
 						b.Fatal(err)
 					}
-					_ = Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Views: true}.Exceeded(e)
+					_ = Limits{MaxPoints: 1 << 62, MaxMemoryMiB: 1 << 40, Formats: []string{"csv", "xlsx"}}.Exceeded(e)
 				}
 			})
 		}

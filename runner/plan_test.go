@@ -44,7 +44,7 @@ func TestWritePlan(t *testing.T) {
   sources          1
   grid rows        24
   failures rows    66
-  memory           at most ` + MiB(MemoryBytes(e, 0, true)) + `
+  memory           at most ` + MiB(MemoryBytes(e, 0, []string{"csv", "xlsx", "md"})) + `
   writes           out/lesson/grid.csv
                    out/lesson/failures.csv
                    out/lesson/decisions.csv

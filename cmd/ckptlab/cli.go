@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -229,7 +228,7 @@ func (f *limitFlags) check(cmd *cobra.Command) error {
 
 // limits returns the limits of a run in the given formats.
 func (f *limitFlags) limits(formats []string) runner.Limits {
-	return runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Views: results.ShowsViews(formats)}
+	return runner.Limits{MaxPoints: f.maxPoints, MaxMemoryMiB: f.maxMemory, Jobs: f.jobs, Formats: formats}
 }
 
 // addOutFlag adds -o/--out.

@@ -324,5 +324,5 @@ func memoryLine(t *testing.T, path, set string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runner.MiB(runner.MemoryBytes(e, 0, true))
+	return runner.MiB(runner.MemoryBytes(e, 0, []string{"csv", "xlsx"}))
 }
