@@ -27,7 +27,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 		w.Intervals = append(w.Intervals, k.String())
 	}
 	for _, c := range first.sr.Parts[0].Costs {
-		w.Totals = append(w.Totals, c.ExpectedTotal(first.prob, first.stateRows))
+		w.Totals = append(w.Totals, expectedTotal(c, first.prob, first.stateRows))
 	}
 	var seen []*SourceResult
 	other := 0
