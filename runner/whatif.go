@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"ckptlab/internal/words"
 	"ckptlab/results"
-	"ckptlab/runner/experiment"
 )
 
 // WhatIf returns the what-if sheet's figures: the first decision's
@@ -52,7 +52,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 		w.Sources = append(w.Sources, src)
 	}
 	if other > 0 {
-		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, experiment.Plural(other, "source", "sources"))
+		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, words.Plural(other, "source", "sources"))
 	}
 	return w
 }
