@@ -28,9 +28,9 @@ type Schedule struct {
 
 // Expected is the schedule's expected total, p × R / W + checkpoints ×
 // stateRows, in that order in float64 as the expected totals of intervals
-// are (model.ExpectedTotal).
+// are (Expected).
 func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
-	return model.ExpectedTotal(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
+	return Expected(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
 }
 
 // Below reports whether the schedule costs strictly less than the interval
@@ -81,17 +81,6 @@ func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Sche
 	return s
 }
 
-// segment returns the weighted rows recomputed by the failures f with
-// a ≤ f < b when the last checkpoint before them is at point a (−1 for
-// none): Σ w_f·(upTo[f] − upTo[a]).
-func (s *Schedules) segment(a, b int) int64 {
-	lo, base := max(a, 0), int64(0)
-	if a >= 0 {
-		base = s.upTo[a]
-	}
-	return s.rows[b] - s.rows[lo] - base*(s.weight[b]-s.weight[lo])
-}
-
 // Best returns the schedule of least expected total at probability p with
 // checkpoints of stateRows rows, minimized over all 2^(P−1) schedules and
 // compared exactly (the probability taken as the exact value of its
@@ -122,7 +111,9 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 			base = s.upTo[a]
 		}
 		rowsLo, weightLo := s.rows[lo], s.weight[lo]
-		// segment(a, b) inlined: the failures in [a, b) recompute from a.
+		// The failures f with a ≤ f < b, the last checkpoint before them
+		// at point a (−1 for none), recompute Σ w_f·(upTo[f] − upTo[a]):
+		// rows[b] − rows[lo] − upTo[a]·(weight[b] − weight[lo]).
 		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
 		bv := p * float64(br) // its cost, c·stateRows·W + p·R, in float64
 		for b := max(a+1, 1); b < P; b++ {

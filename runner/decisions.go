@@ -78,7 +78,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
 				d.best = bestLeft(costs, left, prob, stateRows)
-				d.bestTotal = costs[d.best].ExpectedTotal(prob, stateRows)
+				d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
 				first := true
 				for i, c := range costs {
 					if !left[i] {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -26,7 +27,7 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
-			return fmt.Errorf("%q is not a format (want %s)", f, experiment.OrList(known))
+			return fmt.Errorf("%q is not a format (want %s)", f, words.Or(known))
 		}
 	}
 	var b strings.Builder

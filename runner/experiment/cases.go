@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -226,11 +227,7 @@ func (x *Exclusion) Describe(join func([]string) string, float func(float64) str
 
 // joinWith formats values and joins them.
 func joinWith[T any](values []T, format func(T) string, join func([]string) string) string {
-	s := make([]string, len(values))
-	for i, v := range values {
-		s[i] = format(v)
-	}
-	return join(s)
+	return join(words.Format(values, format))
 }
 
 // describe writes keys and their values as "k: v, k: v", the values

@@ -1,9 +1,9 @@
 package experiment
 
 import (
+	"ckptlab/internal/words"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // Safety caps. They keep the month arithmetic, the counts of the plan and
@@ -154,7 +154,7 @@ func (d *keyDef) want() string {
 	case typeMonth:
 		return "YYYY-MM"
 	case typeEnum:
-		return OrList(d.Enum)
+		return words.Or(d.Enum)
 	case typeInterval:
 		return "none, all, or 1..P"
 	case typeCases:
@@ -167,23 +167,6 @@ func (d *keyDef) want() string {
 		return "a mapping of period labels to whole numbers >= 0, such as {2026-06: 3}"
 	}
 	return ""
-}
-
-// OrList joins words as "a, b or c": what a message wants, when it is one
-// of a few words, here and in the errors of the plan of a run.
-func OrList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// andList joins words as "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // keyNames lists the names of every key, for messages about unknown keys.

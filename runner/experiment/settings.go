@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -110,11 +111,7 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 func scalar(v string) Setting { return Setting{Values: []string{v}} }
 
 func list[T any](values []T, format func(T) string) Setting {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = format(v)
-	}
-	return Setting{Values: out, List: true}
+	return Setting{Values: words.Format(values, format), List: true}
 }
 
 // flowList writes values as a YAML flow sequence.
