@@ -40,9 +40,9 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	fmt.Fprintf(&b, "%s  %s\n", e.Name, e.File)
 	writeSettings(line, e)
 	sizes := e.Sizes()
-	line("sources", CountText(sizes.Sources))
-	line("grid rows", CountText(sizes.GridRows))
-	line("failures rows", CountText(sizes.FailureRows))
+	line("sources", countText(sizes.Sources))
+	line("grid rows", countText(sizes.GridRows))
+	line("failures rows", countText(sizes.FailureRows))
 	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, formats)))
 	if limits.MaxPoints > 0 {
 		limits.Formats = formats
@@ -99,7 +99,7 @@ func writeCases(line func(key, value string), e *experiment.Experiment) {
 		}
 		sz := e.GridSizes(&g)
 		line(firstOnly(i, "cases"), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
-			i, what, countNoun(sz.Sources, "source"), CountText(sz.GridRows), CountText(sz.FailureRows)))
+			i, what, countNoun(sz.Sources, "source"), countText(sz.GridRows), countText(sz.FailureRows)))
 	}
 }
 
@@ -125,7 +125,7 @@ func countNoun(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return CountText(n) + " " + noun + "s"
+	return countText(n) + " " + noun + "s"
 }
 
 // planValues writes the values of one key of a case or an exclude entry:
@@ -149,9 +149,9 @@ func planList(values []string) string {
 	return fmt.Sprintf("%s, … %s (%d values)", strings.Join(values[:experiment.ShownOfLong], ", "), values[len(values)-1], len(values))
 }
 
-// CountText writes a count of the experiment's sizes, saying so when it
+// countText writes a count of the experiment's sizes, saying so when it
 // saturated.
-func CountText(n int64) string {
+func countText(n int64) string {
 	if n == math.MaxInt64 {
 		return "more than " + strconv.FormatInt(n-1, 10)
 	}
