@@ -41,37 +41,82 @@ type partRewriter struct {
 	packed map[string]*packedSheet
 }
 
-func (p partRewriter) rewriter(name string) func([]byte) ([]byte, error) {
+// rewrite is a part's rewriting: it copies the part read from open to w.
+type rewrite func(w io.Writer, open func() (io.ReadCloser, error)) error
+
+func (p partRewriter) rewriter(name string) rewrite {
 	switch {
 	case name == "docProps/core.xml":
-		return undate
+		return whole(undate)
 	case strings.HasPrefix(name, "xl/worksheets/sheet") && strings.HasSuffix(name, ".xml"):
 		if _, ok := p.packed[name]; ok {
 			return nil
 		}
-		return func(b []byte) ([]byte, error) { return setDimension(b, dimensionOf(b)), nil }
+		return redimension
 	case strings.HasPrefix(name, "xl/charts/chart"):
 		if c, ok := p.charts[name]; ok {
-			return func(b []byte) ([]byte, error) { return fillChartCaches(b, c) }
+			return whole(func(b []byte) ([]byte, error) { return fillChartCaches(b, c) })
 		}
 	}
 	return nil
 }
 
-// rewritePart writes f, rewritten, to zw as a deflated entry with header h.
-func rewritePart(zw *zip.Writer, f *zip.File, h *zip.FileHeader, rewrite func([]byte) ([]byte, error)) error {
-	rc, err := f.Open()
+// whole rewrites a small part read whole.
+func whole(f func([]byte) ([]byte, error)) rewrite {
+	return func(w io.Writer, open func() (io.ReadCloser, error)) error {
+		rc, err := open()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+		if data, err = f(data); err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+}
+
+// dimensionHead is how far into a worksheet its dimension element is
+// looked for: excelize writes it before any cell.
+const dimensionHead = 1 << 16
+
+// redimension copies a worksheet with its dimension set to the range of
+// its cells, reading it twice, so that memory stays within a buffer
+// whatever the sheet's size: once for the range, once to copy it.
+func redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
+	rc, err := open()
 	if err != nil {
 		return err
 	}
-	data, err := io.ReadAll(rc)
+	var d dimensionScanner
+	_, err = io.Copy(&d, rc)
 	rc.Close()
 	if err != nil {
 		return err
 	}
-	if data, err = rewrite(data); err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+	if rc, err = open(); err != nil {
+		return err
 	}
+	defer rc.Close()
+	head := make([]byte, dimensionHead)
+	n, err := io.ReadFull(rc, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return err
+	}
+	if _, err := w.Write(setDimension(head[:n], dimensionRef(d.col, d.row))); err != nil {
+		return err
+	}
+	_, err = io.Copy(w, rc)
+	return err
+}
+
+// rewritePart writes f, rewritten, to zw as a deflated entry with header h.
+func rewritePart(zw *zip.Writer, f *zip.File, h *zip.FileHeader, rw rewrite) error {
 	out := &zip.FileHeader{Name: h.Name, Method: zip.Deflate}
 	//lint:ignore SA1019 the MS-DOS fields alone write the fixed time and nothing else
 	out.ModifiedDate, out.ModifiedTime = h.ModifiedDate, h.ModifiedTime
@@ -79,38 +124,65 @@ func rewritePart(zw *zip.Writer, f *zip.File, h *zip.FileHeader, rewrite func([]
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(data)
-	return err
+	if err := rw(w, f.Open); err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return nil
+}
+
+// dimensionScanner finds the last column and row of the cells written to
+// it, chunk by chunk.
+type dimensionScanner struct {
+	col, row int
+	buf      []byte // the end of the last chunk, where a cell reference may start, then the chunk
+}
+
+// cellRef is how a cell and its reference start.
+const cellRef = `<c r="`
+
+// maxRef is the longest reference: XFD1048576, and its closing quote.
+const maxRef = 11
+
+func (d *dimensionScanner) Write(p []byte) (int, error) {
+	d.buf = append(d.buf, p...)
+	buf := d.buf
+	i := 0
+	for {
+		j := bytes.Index(buf[i:], []byte(cellRef))
+		if j < 0 {
+			break
+		}
+		start := i + j + len(cellRef)
+		end := bytes.IndexByte(buf[start:min(len(buf), start+maxRef)], '"')
+		if end < 0 {
+			if len(buf)-start < maxRef { // cut by the chunk's end: next time
+				i = i + j
+				break
+			}
+			i = start
+			continue
+		}
+		col, row := 0, 0
+		for _, c := range buf[start : start+end] {
+			switch {
+			case c >= 'A' && c <= 'Z':
+				col = col*26 + int(c-'A'+1)
+			case c >= '0' && c <= '9':
+				row = row*10 + int(c-'0')
+			}
+		}
+		d.col, d.row = max(d.col, col), max(d.row, row)
+		i = start + end
+	}
+	keep := max(i, len(buf)-len(cellRef)-maxRef)
+	d.buf = d.buf[:copy(d.buf, buf[keep:])]
+	return len(p), nil
 }
 
 var coreDates = regexp.MustCompile(`<dcterms:(created|modified)[^>]*>[^<]*</dcterms:(created|modified)>`)
 
 // undate leaves the created and modified dates out of docProps/core.xml.
 func undate(b []byte) ([]byte, error) { return coreDates.ReplaceAll(b, nil), nil }
-
-// dimensionOf returns the range of a worksheet's cells, "A1" for none.
-func dimensionOf(sheet []byte) string {
-	maxCol, maxRow := 1, 1
-	for i := 0; ; {
-		j := bytes.Index(sheet[i:], []byte(`<c r="`))
-		if j < 0 {
-			break
-		}
-		i += j + len(`<c r="`)
-		col := 0
-		for i < len(sheet) && sheet[i] >= 'A' && sheet[i] <= 'Z' {
-			col = col*26 + int(sheet[i]-'A'+1)
-			i++
-		}
-		row := 0
-		for i < len(sheet) && sheet[i] >= '0' && sheet[i] <= '9' {
-			row = row*10 + int(sheet[i]-'0')
-			i++
-		}
-		maxCol, maxRow = max(maxCol, col), max(maxRow, row)
-	}
-	return dimensionRef(maxCol, maxRow)
-}
 
 // dimensionRef writes the range from A1 to column col, row row.
 func dimensionRef(col, row int) string {
