@@ -82,6 +82,14 @@ func orNone(v string) string {
 	return v
 }
 
+// orEmpty shows an empty cell (schedule_points of no checkpoint) as none.
+func orEmpty(v string) string {
+	if v == "" {
+		return "none"
+	}
+	return v
+}
+
 func originText(o string) string {
 	if o == "" {
 		return ""
@@ -138,7 +146,7 @@ func choiceText(c DecisionChange) string {
 		if len(c.New)-countTotals(c.New) == 1 {
 			choice = append(choice, shortNumber(o.Value)+" → "+shortNumber(n.Value))
 		} else if o.Value != n.Value {
-			choice = append(choice, n.Column+" "+orNone(o.Value)+" → "+orNone(n.Value))
+			choice = append(choice, n.Column+" "+orEmpty(o.Value)+" → "+orEmpty(n.Value))
 		}
 	}
 	verb := " picks "

@@ -394,12 +394,3 @@ func TestOptimumTiesToTheEarlier(t *testing.T) {
 		t.Errorf("Optimum of equal costs = %s (%v), want none (0)", k, e)
 	}
 }
-
-// sum adds the recomputed rows of a failure set.
-func sum(ys []int64) int64 {
-	var s int64
-	for _, y := range ys {
-		s += y
-	}
-	return s
-}

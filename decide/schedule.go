@@ -81,17 +81,6 @@ func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Sche
 	return s
 }
 
-// segment returns the weighted rows recomputed by the failures f with
-// a ≤ f < b when the last checkpoint before them is at point a (−1 for
-// none): Σ w_f·(upTo[f] − upTo[a]).
-func (s *Schedules) segment(a, b int) int64 {
-	lo, base := max(a, 0), int64(0)
-	if a >= 0 {
-		base = s.upTo[a]
-	}
-	return s.rows[b] - s.rows[lo] - base*(s.weight[b]-s.weight[lo])
-}
-
 // Best returns the schedule of least expected total at probability p with
 // checkpoints of stateRows rows, minimized over all 2^(P−1) schedules and
 // compared exactly (the probability taken as the exact value of its
@@ -122,7 +111,7 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 			base = s.upTo[a]
 		}
 		rowsLo, weightLo := s.rows[lo], s.weight[lo]
-		// segment(a, b) inlined: the failures in [a, b) recompute from a.
+		// the failures in [a, b) recompute from a: Σ w_f·(upTo[f] − upTo[a]).
 		bp, br, bn := 0, s.rows[P]-rowsLo-base*(s.weight[P]-weightLo), P
 		bv := p * float64(br) // its cost, c·stateRows·W + p·R, in float64
 		for b := max(a+1, 1); b < P; b++ {

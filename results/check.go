@@ -26,7 +26,7 @@ type Difference struct {
 	// Missing reports that the file does not exist.
 	Missing bool
 	// Extra reports a file that no set has, in any format: left there by
-	// hand or by another program. The next run removes it.
+	// hand or by another program. A run refuses the folder while it is there.
 	Extra bool
 	// Lines are the first differing lines of a CSV or Markdown file, and
 	// Count how many lines differ in all.
@@ -67,7 +67,7 @@ func (d Difference) String() string {
 	case d.Missing:
 		fmt.Fprintf(&b, "%s: missing", d.File)
 	case d.Extra:
-		fmt.Fprintf(&b, "%s: not a file of any set (the next run removes it)", d.File)
+		fmt.Fprintf(&b, "%s: not a file of any set (a run will not replace the folder while it is there)", d.File)
 	case len(d.Lines) > 0:
 		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
 		if cols := d.Columns(); len(cols) > 0 {

@@ -222,7 +222,7 @@ func TestCheckDifferences(t *testing.T) {
 				os.WriteFile(filepath.Join(folder, "lesson.md"), []byte("# lesson"), 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
-				if !d.Extra || !strings.HasSuffix(d.String(), "notes.txt: not a file of any set (the next run removes it)") {
+				if !d.Extra || !strings.HasSuffix(d.String(), "notes.txt: not a file of any set (a run will not replace the folder while it is there)") {
 					t.Errorf("got %s, want notes.txt reported as not of the set", d)
 				}
 			},

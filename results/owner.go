@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -110,13 +111,30 @@ func (e *RefusedError) Error() string {
 	return msg
 }
 
+// CheckFolder is CheckReplace for a caller that does not hold the folder's
+// lock, such as a command before its work: it takes the shared lock, so
+// that it reads the folder between two writes, never during a swap. It
+// waits while a write holds the lock; ctx ends the wait.
+func CheckFolder(ctx context.Context, dir, name string, inputs []string) error {
+	if fi, err := os.Lstat(atomicfs.LockPath(dir, name)); err == nil && !fi.Mode().IsRegular() {
+		return CheckReplace(dir, name, inputs) // refuses the lock file, unopened
+	}
+	unlock, err := atomicfs.ReadLock(ctx, dir, name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return CheckReplace(dir, name, inputs)
+}
+
 // CheckReplace reports, as a *RefusedError, why a run must not replace
 // dir/<name>/: it is a symbolic link or no folder, it holds files that
 // are no set's ckptlab wrote, or it holds one of the inputs of the run
 // (the experiment files, given by path). A folder that is absent, empty,
 // holds only shards/, or holds a set of ckptlab's and nothing else may be
 // replaced: CheckReplace returns nil. The lock file beside it,
-// dir/.<name>.lock, must be a regular file or absent.
+// dir/.<name>.lock, must be a regular file or absent. The caller holds the
+// folder's lock (atomicfs.LockFolder), or calls CheckFolder instead.
 func CheckReplace(dir, name string, inputs []string) error {
 	folder := filepath.Join(dir, name)
 	refuse := func(format string, args ...any) error {

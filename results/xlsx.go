@@ -88,7 +88,11 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	if err := b.build(s); err != nil {
 		return err
 	}
-	return saveNormalized(ctx, f, w, dir, b.tables)
+	charts := make(map[string]chartCache, len(b.charts))
+	for i, c := range b.charts {
+		charts[chartPart(i)] = c
+	}
+	return saveNormalized(ctx, f, w, dir, b.tables, charts)
 }
 
 // saveNormalized saves f to w, byte for byte the same for the same
@@ -99,7 +103,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 // in dir is copied to w in canonical order by normalizeZip, with the
 // sheets of rows packed (compressed with their rows, in dir) at the same
 // time. The spill file also keeps the compressed workbook out of memory.
-func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, tables []tableRows) error {
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, tables []tableRows, charts map[string]chartCache) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
@@ -127,7 +131,7 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir stri
 	}
 	packs := packSheets(ctx, zr, tables, dir)
 	defer packs.wait()
-	if err := normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets); err != nil {
+	if err := normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets, charts); err != nil {
 		return err
 	}
 	return packs.err()
@@ -164,6 +168,9 @@ type workbook struct {
 	// tables are the data rows of the table sheets, written into the
 	// sheets as the workbook is saved.
 	tables []tableRows
+	// charts are what each chart added plots, in the order added, for the
+	// caches of their parts.
+	charts []chartCache
 	// streamRows, when set, writes a table sheet's rows at once instead,
 	// with the sheet's stream writer: tests set it to hold the rows the
 	// workbook writes to those of excelize.

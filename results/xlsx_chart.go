@@ -102,13 +102,14 @@ func (b *workbook) writeCharts(charts []Chart) error {
 		if err := vs.table(row, blk); err != nil {
 			return fmt.Errorf("sheet %s: %w", sheet, err)
 		}
-		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row)})
+		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row), cacheOf(c)})
 		row += max(len(c.Data.Rows)+1, chartRows) + 1
 	}
 	for _, c := range anchored {
 		if err := b.f.AddChart(sheet, c.cell, c.chart); err != nil {
 			return fmt.Errorf("sheet %s: chart at %s: %w", sheet, c.cell, err)
 		}
+		b.charts = append(b.charts, c.cache)
 	}
 	return sw.Flush()
 }
@@ -117,6 +118,35 @@ func (b *workbook) writeCharts(charts []Chart) error {
 type anchoredChart struct {
 	cell  string
 	chart *excelize.Chart
+	cache chartCache
+}
+
+// cacheOf returns what a chart plots, for its part's caches: x values when
+// they are numbers, and a series per column after the first.
+func cacheOf(c Chart) chartCache {
+	number := func(v Value) float64 {
+		switch v.Kind {
+		case Int:
+			return float64(v.Int)
+		case Float:
+			return v.Float
+		}
+		return math.NaN()
+	}
+	var cc chartCache
+	if c.Numeric() {
+		for _, r := range c.Data.Rows {
+			cc.xs = append(cc.xs, number(r[0]))
+		}
+	}
+	for j := 1; j < len(c.Data.Columns); j++ {
+		ys := make([]float64, len(c.Data.Rows))
+		for i, r := range c.Data.Rows {
+			ys[i] = number(r[j])
+		}
+		cc.ys = append(cc.ys, ys)
+	}
+	return cc
 }
 
 // chartOf returns the chart of c, whose table has its header on row top

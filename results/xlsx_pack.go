@@ -121,7 +121,9 @@ func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scr
 		}
 		out = bufio.NewWriterSize(p.file, 1<<16)
 		d, suffix = newParallelDeflater(out), sheet[end:]
-		_, err = d.Write(sheet[:end])
+		part := r.parts[i]
+		head := setDimension(sheet[:end], dimensionRef(len(r.t.Columns), part.hi-part.lo+1))
+		_, err = d.Write(head)
 		return d, err
 	}
 	end := func(i int) error {

@@ -196,5 +196,6 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	if err := b.f.AddChart(sheet, columnName(cols+2)+strconv.Itoa(whatIfInputRow), chart); err != nil {
 		return fmt.Errorf("sheet %s: chart: %w", sheet, err)
 	}
+	b.charts = append(b.charts, chartCache{ys: [][]float64{w.Totals}})
 	return sw.Flush()
 }

@@ -29,8 +29,10 @@ const (
 // entries' names and contents, not on the order or time they were written.
 //
 // Entries found in packed are the exception: the packed sheet, compressed
-// elsewhere, is copied in their place.
-func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet) error {
+// elsewhere, is copied in their place; and so are the parts excelize
+// writes wrong, rewritten (partRewriter) and compressed again.
+func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet, charts map[string]chartCache) error {
+	parts := partRewriter{charts: charts, packed: packed}
 	files := slices.Clone(zr.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return entryOrder(a.Name, b.Name) })
 	zw := zip.NewWriter(dst)
@@ -50,6 +52,12 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet)
 		// and change the bytes of every workbook with it.
 		//lint:ignore SA1019 the MS-DOS fields alone write the fixed time and nothing else
 		h.ModifiedDate, h.ModifiedTime = msDosEpochDate, msDosEpochTime
+		if rewrite := parts.rewriter(f.Name); rewrite != nil {
+			if err := rewritePart(zw, f, h, rewrite); err != nil {
+				return err
+			}
+			continue
+		}
 		var r io.Reader
 		if p, ok := packed[f.Name]; ok {
 			if r, err = p.open(h); err != nil {

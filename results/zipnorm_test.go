@@ -112,5 +112,5 @@ func normalizeBytes(dst io.Writer, src []byte) error {
 	if err != nil {
 		return err
 	}
-	return normalizeZip(dst, zr, nil)
+	return normalizeZip(dst, zr, nil, nil)
 }

@@ -89,7 +89,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Headline:    r.Headline(),
 		Config:      Config(r.Exp),
 		Version:     Version,
-		Inputs:      []string{r.Exp.File},
+		Inputs:      r.Exp.Inputs(),
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()

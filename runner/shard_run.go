@@ -62,7 +62,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		}
 		if err == nil {
 			run.Kept = true
-			return run, nil
+			return run, tidy(ctx, dir, e)
 		}
 		run.Replaced = err
 	}
@@ -93,7 +93,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	defer unlock()
 	// Under the lock: the folder is still one a run may write into, and
 	// what killed shards and runs left goes.
-	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
 		return run, err
 	}
 	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
@@ -103,6 +103,21 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		return run, err
 	}
 	return run, writeShardFile(run.Path, f)
+}
+
+// tidy removes, under the output folder's lock, what killed shards and
+// runs left in dir/<name>/, as a shard that writes its file does: a shard
+// that finds its file there and keeps it cleans up all the same.
+func tidy(ctx context.Context, dir string, e *experiment.Experiment) error {
+	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
+		return err
+	}
+	return atomicfs.CleanLeftovers(dir, e.Name)
 }
 
 // checkShard reports whether f is a shard of this experiment, whose hash,
@@ -192,7 +207,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 		return nil, err
 	}
 	defer unlock()
-	if err := results.CheckReplace(dir, e.Name, []string{e.File}); err != nil {
+	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
 		return nil, err
 	}
 	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {

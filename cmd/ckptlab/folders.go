@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,12 +14,20 @@ import (
 // not replace (results.CheckReplace): a folder of the user's files, a
 // symbolic link, a folder holding the experiment file. It prints why and
 // returns exit code 2, or exitOK when every folder may be written.
-func checkFolders(name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
+//
+// It reads each folder under the folder's shared lock, waiting, as ctx
+// says, while another process writes it.
+func checkFolders(ctx context.Context, name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
-		if err := results.CheckReplace(out, e.Name, []string{e.File}); err != nil {
+		err := results.CheckFolder(ctx, out, e.Name, e.Inputs())
+		var r *results.RefusedError
+		switch {
+		case errors.As(err, &r):
 			fmt.Fprintf(stderr, "ckptlab %s: %v\n", name, err)
 			code = exitBadUser
+		case err != nil:
+			return failed(ctx, name, e.File, err, stderr)
 		}
 	}
 	return code

@@ -41,11 +41,11 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if err != nil {
 				return err
 			}
-			if code := checkFolders("merge", exps, out, stderr); code != exitOK {
-				return exitCode(code)
-			}
 			ctx, stop := commandContext("merge", stderr)
 			defer stop()
+			if code := checkFolders(ctx, "merge", exps, out, stderr); code != exitOK {
+				return exitCode(code)
+			}
 			for _, e := range exps {
 				if err := mergeOne(ctx, e, out, formats.list, quiet, stdout, stderr); err != nil {
 					return exitCode(failed(ctx, "merge", e.File, err, stderr))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -90,14 +91,18 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 			return exitBadUser
 		}
 	}
-	if !f.check && f.out != "-" {
-		if code := checkFolders("run", exps, f.out, stderr); code != exitOK {
-			return code
-		}
-	}
 
 	ctx, stop := commandContext("run", stderr)
 	defer stop()
+	if !f.check && f.out != "-" {
+		checkCtx := ctx
+		if f.shardOf.Valid() {
+			checkCtx = atomicfs.OnLockWait(ctx, func(string) {}) // shards wait in silence
+		}
+		if code := checkFolders(checkCtx, "run", exps, f.out, stderr); code != exitOK {
+			return code
+		}
+	}
 	var counts checkCounts
 	for _, e := range exps {
 		var c checkCounts

@@ -1,0 +1,252 @@
+package results
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The parts of the package excelize writes wrong, and ckptlab rewrites as
+// it copies the archive (normalizeZip):
+//
+//   - every worksheet declares <dimension ref="A1">, whatever it holds;
+//     the dimension is the range of its cells (packed sheets get theirs
+//     from their table's size, in packTable);
+//   - every scatter chart's x values are a string reference with no cache
+//     (excelize v2.11.1, drawChartSeriesXVal), which Excel removes from the
+//     file when it repairs it on open: they become a number reference with
+//     its cache, and every series' values get their cache filled;
+//   - docProps/core.xml carries created and modified dates of 2006-09-16,
+//     which no one wrote the workbook on: they are left out (the same
+//     workbook gives the same bytes, so it records no date at all).
+
+// chartCache is what one chart plots, series by series, for the caches of
+// its part: xs nil for categories.
+type chartCache struct {
+	xs []float64
+	ys [][]float64
+}
+
+// chartPart names the part of the i-th chart added to the workbook, from 0.
+func chartPart(i int) string { return "xl/charts/chart" + strconv.Itoa(i+1) + ".xml" }
+
+// partRewriter returns, for a part of the package, the function that
+// rewrites it, or nil to copy it as it is.
+type partRewriter struct {
+	charts map[string]chartCache
+	packed map[string]*packedSheet
+}
+
+// rewrite is a part's rewriting: it copies the part read from open to w.
+type rewrite func(w io.Writer, open func() (io.ReadCloser, error)) error
+
+func (p partRewriter) rewriter(name string) rewrite {
+	switch {
+	case name == "docProps/core.xml":
+		return whole(undate)
+	case strings.HasPrefix(name, "xl/worksheets/sheet") && strings.HasSuffix(name, ".xml"):
+		if _, ok := p.packed[name]; ok {
+			return nil
+		}
+		return redimension
+	case strings.HasPrefix(name, "xl/charts/chart"):
+		if c, ok := p.charts[name]; ok {
+			return whole(func(b []byte) ([]byte, error) { return fillChartCaches(b, c) })
+		}
+	}
+	return nil
+}
+
+// whole rewrites a small part read whole.
+func whole(f func([]byte) ([]byte, error)) rewrite {
+	return func(w io.Writer, open func() (io.ReadCloser, error)) error {
+		rc, err := open()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+		if data, err = f(data); err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+}
+
+// dimensionHead is how far into a worksheet its dimension element is
+// looked for: excelize writes it before any cell.
+const dimensionHead = 1 << 16
+
+// redimension copies a worksheet with its dimension set to the range of
+// its cells, reading it twice, so that memory stays within a buffer
+// whatever the sheet's size: once for the range, once to copy it.
+func redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
+	rc, err := open()
+	if err != nil {
+		return err
+	}
+	var d dimensionScanner
+	_, err = io.Copy(&d, rc)
+	rc.Close()
+	if err != nil {
+		return err
+	}
+	if rc, err = open(); err != nil {
+		return err
+	}
+	defer rc.Close()
+	head := make([]byte, dimensionHead)
+	n, err := io.ReadFull(rc, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return err
+	}
+	if _, err := w.Write(setDimension(head[:n], dimensionRef(d.col, d.row))); err != nil {
+		return err
+	}
+	_, err = io.Copy(w, rc)
+	return err
+}
+
+// rewritePart writes f, rewritten, to zw as a deflated entry with header h.
+func rewritePart(zw *zip.Writer, f *zip.File, h *zip.FileHeader, rw rewrite) error {
+	out := &zip.FileHeader{Name: h.Name, Method: zip.Deflate}
+	//lint:ignore SA1019 the MS-DOS fields alone write the fixed time and nothing else
+	out.ModifiedDate, out.ModifiedTime = h.ModifiedDate, h.ModifiedTime
+	w, err := zw.CreateHeader(out)
+	if err != nil {
+		return err
+	}
+	if err := rw(w, f.Open); err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return nil
+}
+
+// dimensionScanner finds the last column and row of the cells written to
+// it, chunk by chunk.
+type dimensionScanner struct {
+	col, row int
+	buf      []byte // the end of the last chunk, where a cell reference may start, then the chunk
+}
+
+// cellRef is how a cell and its reference start.
+const cellRef = `<c r="`
+
+// maxRef is the longest reference: XFD1048576, and its closing quote.
+const maxRef = 11
+
+func (d *dimensionScanner) Write(p []byte) (int, error) {
+	d.buf = append(d.buf, p...)
+	buf := d.buf
+	i := 0
+	for {
+		j := bytes.Index(buf[i:], []byte(cellRef))
+		if j < 0 {
+			break
+		}
+		start := i + j + len(cellRef)
+		end := bytes.IndexByte(buf[start:min(len(buf), start+maxRef)], '"')
+		if end < 0 {
+			if len(buf)-start < maxRef { // cut by the chunk's end: next time
+				i = i + j
+				break
+			}
+			i = start
+			continue
+		}
+		col, row := 0, 0
+		for _, c := range buf[start : start+end] {
+			switch {
+			case c >= 'A' && c <= 'Z':
+				col = col*26 + int(c-'A'+1)
+			case c >= '0' && c <= '9':
+				row = row*10 + int(c-'0')
+			}
+		}
+		d.col, d.row = max(d.col, col), max(d.row, row)
+		i = start + end
+	}
+	keep := max(i, len(buf)-len(cellRef)-maxRef)
+	d.buf = d.buf[:copy(d.buf, buf[keep:])]
+	return len(p), nil
+}
+
+var coreDates = regexp.MustCompile(`<dcterms:(created|modified)[^>]*>[^<]*</dcterms:(created|modified)>`)
+
+// undate leaves the created and modified dates out of docProps/core.xml.
+func undate(b []byte) ([]byte, error) { return coreDates.ReplaceAll(b, nil), nil }
+
+// dimensionRef writes the range from A1 to column col, row row.
+func dimensionRef(col, row int) string {
+	if col <= 1 && row <= 1 {
+		return "A1"
+	}
+	return "A1:" + cellName(col, row)
+}
+
+// setDimension replaces a worksheet's dimension with ref.
+func setDimension(sheet []byte, ref string) []byte {
+	const old = `<dimension ref="A1">`
+	i := bytes.Index(sheet, []byte(old))
+	if i < 0 || ref == "A1" {
+		return sheet
+	}
+	out := make([]byte, 0, len(sheet)+len(ref))
+	out = append(out, sheet[:i]...)
+	out = append(out, `<dimension ref="`+ref+`">`...)
+	return append(out, sheet[i+len(old):]...)
+}
+
+var (
+	xValRef   = regexp.MustCompile(`<xVal><strRef><f>([^<]*)</f></strRef></xVal>`)
+	emptyVals = regexp.MustCompile(`<(yVal|val)><numRef><f>([^<]*)</f><numCache><formatCode></formatCode></numCache></numRef></(yVal|val)>`)
+)
+
+// fillChartCaches rewrites a chart's numeric x values as a number
+// reference with its cache, and fills the cache of every series' values,
+// the i-th match for the i-th series.
+func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
+	var err error
+	if c.xs != nil {
+		chart = xValRef.ReplaceAllFunc(chart, func(m []byte) []byte {
+			f := xValRef.FindSubmatch(m)[1]
+			return []byte("<xVal>" + numRef(string(f), c.xs) + "</xVal>")
+		})
+	}
+	series := 0
+	chart = emptyVals.ReplaceAllFunc(chart, func(m []byte) []byte {
+		sm := emptyVals.FindSubmatch(m)
+		if series >= len(c.ys) {
+			err = fmt.Errorf("the chart has more series than the %d it plots", len(c.ys))
+			return m
+		}
+		ys := c.ys[series]
+		series++
+		return []byte("<" + string(sm[1]) + ">" + numRef(string(sm[2]), ys) + "</" + string(sm[1]) + ">")
+	})
+	return chart, err
+}
+
+// numRef writes a number reference to f with its cache of values; NaN is
+// a point left out.
+func numRef(f string, vs []float64) string {
+	var b strings.Builder
+	b.WriteString("<numRef><f>" + f + "</f><numCache><formatCode>General</formatCode>")
+	fmt.Fprintf(&b, `<ptCount val="%d"/>`, len(vs))
+	for i, v := range vs {
+		if v != v {
+			continue
+		}
+		fmt.Fprintf(&b, `<pt idx="%d"><v>%s</v></pt>`, i, strconv.FormatFloat(v, 'g', 15, 64))
+	}
+	b.WriteString("</numCache></numRef>")
+	return b.String()
+}

@@ -1,0 +1,84 @@
+package results_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// TestXLSXPartsExcelSafe checks what Excel relies on that excelize writes
+// wrong: every scatter chart's x values a number reference with its cache
+// filled (a string reference gets the chart removed when Excel repairs
+// the file), every series' values cached, each sheet's dimension the range
+// of its cells, and no made-up document dates.
+func TestXLSXPartsExcelSafe(t *testing.T) {
+	for _, sheetRows := range []int{0, 10} { // packed sheets, and tables split over sheets
+		data := workbookBytes(t, syntheticSet(t, 35, 12), sheetRows)
+		if sheetRows == 0 {
+			data = workbookBytes(t, lessonSet(t), 0)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := openWorkbook(t, data)
+		charts := 0
+		for _, e := range zr.File {
+			switch {
+			case strings.HasPrefix(e.Name, "xl/charts/chart"):
+				charts++
+				x := zipEntry(t, data, e.Name)
+				if strings.Contains(x, "<xVal><strRef>") {
+					t.Errorf("%s: scatter x values are a string reference", e.Name)
+				}
+				if strings.Contains(x, "<scatterChart>") && !regexp.MustCompile(`<xVal><numRef><f>[^<]+</f><numCache><formatCode>General</formatCode><ptCount val="\d+"/><pt idx="0"><v>`).MatchString(x) {
+					t.Errorf("%s: scatter x values are not a number reference with a cache", e.Name)
+				}
+				if strings.Contains(x, "<numCache><formatCode></formatCode></numCache>") {
+					t.Errorf("%s: a series has an empty cache", e.Name)
+				}
+			case e.Name == "docProps/core.xml":
+				if x := zipEntry(t, data, e.Name); strings.Contains(x, "2006-09-16") || strings.Contains(x, "dcterms:created") {
+					t.Errorf("docProps/core.xml has a made-up date: %s", x)
+				}
+			}
+		}
+		if charts == 0 {
+			t.Error("no chart in the workbook")
+		}
+		for i, sheet := range f.GetSheetList() {
+			rows, err := f.GetRows(sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lastCol, lastRow := 1, 1
+			for r, row := range rows {
+				for c, v := range row {
+					if v != "" {
+						lastCol, lastRow = max(lastCol, c+1), max(lastRow, r+1)
+					}
+				}
+			}
+			x := zipEntry(t, data, "xl/worksheets/sheet"+strconv.Itoa(i+1)+".xml")
+			m := regexp.MustCompile(`<dimension ref="([^"]+)"`).FindStringSubmatch(x)
+			if m == nil {
+				t.Errorf("sheet %s has no dimension", sheet)
+				continue
+			}
+			end, _ := excelize.CoordinatesToCellName(lastCol, lastRow)
+			// a dimension may reach past the last cell with a value (an
+			// empty formula result), never short of it
+			if want := "A1:" + end; m[1] != want {
+				c, r, err := excelize.CellNameToCoordinates(strings.TrimPrefix(m[1], "A1:"))
+				if err != nil || c < lastCol || r < lastRow {
+					t.Errorf("sheet %s has dimension %s, its cells end at %s", sheet, m[1], end)
+				}
+			}
+		}
+	}
+}
