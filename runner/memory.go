@@ -48,7 +48,7 @@ const (
 	// state).
 	// xlsxTableCellBytes is the most XML one cell of a table takes,
 	// xlsxRowBytes one row's markup.
-	xlsxCellBytes      = 40
+	xlsxCellBytes      = 32
 	xlsxTableCellBytes = 64
 	xlsxRowBytes       = 64
 	xlsxSheetBytes     = 32 << 20
@@ -133,7 +133,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	summary := experiment.MulSat(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
 	viewsHeld = experiment.AddSat(viewsHeld, summary)
 	if slices.Contains(formats, results.FormatMD) {
-		viewsHeld = experiment.AddSat(viewsHeld, 2*results.MarkdownLimit)
+		// its sections, the file's buffer, and the decisions' text
+		viewsHeld = experiment.AddSat(viewsHeld, experiment.AddSat(4*results.MarkdownLimit, summary/viewWriters))
 	}
 	writing := experiment.AddSat(axisBytes(e), experiment.MulSat(holders, outcomes))
 	writing = experiment.AddSat(writing, experiment.AddSat(viewsHeld, tables*tableBytes))
@@ -254,7 +255,8 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 func viewBlockBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	n := g.IntervalCount(p)
 	cells := max(experiment.MulSat(e.FailureCount(p), n+1), experiment.MulSat(int64(len(g.Probabilities)), n+2), 7*n)
-	return experiment.AddSat(experiment.MulSat(viewCellBytes, cells), 2048)
+	// a block's cells are numbers but for its first column
+	return experiment.AddSat(experiment.MulSat(int64(unsafe.Sizeof(results.Value{})), cells), 2048)
 }
 
 // viewBytes bounds the lesson's views of one source of p periods: their
