@@ -49,11 +49,18 @@ func (s Schedule) Below(p float64, weight, stateRows int64, l Line) bool {
 // Schedules finds the best schedule of one source for any probability and
 // state size. It holds prefix sums over the periods, O(P), built once per
 // source; each question then costs O(P²).
+//
+// Best reuses scratch space of the Schedules, so one Schedules answers one
+// question at a time: a goroutine of its own needs a Schedules of its own.
 type Schedules struct {
 	periods int
 	upTo    []int64 // upTo[j] = rows in periods 0..j
 	weight  []int64 // weight[j] = Σ w_f over failures f < j
 	rows    []int64 // rows[j] = Σ w_f·upTo[f] over failures f < j
+
+	// scratch of Best, one entry per point and one for the start
+	bestPoints, bestNext []int
+	bestRows             []int64
 }
 
 // NewSchedules prepares the schedules of a stream of the given periods and
@@ -61,10 +68,13 @@ type Schedules struct {
 // experiment's limits see to.
 func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Schedules {
 	s := &Schedules{
-		periods: periods,
-		upTo:    make([]int64, periods),
-		weight:  make([]int64, periods+1),
-		rows:    make([]int64, periods+1),
+		periods:    periods,
+		upTo:       make([]int64, periods),
+		weight:     make([]int64, periods+1),
+		rows:       make([]int64, periods+1),
+		bestPoints: make([]int, periods+1),
+		bestNext:   make([]int, periods+1),
+		bestRows:   make([]int64, periods+1),
 	}
 	for j := range s.upTo {
 		s.upTo[j] = stream.Recomputed(model.None, j)
@@ -101,7 +111,7 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 	// The best rest of a schedule after a checkpoint at a, index a+1
 	// (a = −1 for the start): its checkpoints, its weighted rows recomputed
 	// from a on, and its next point (P for none).
-	points, rows, next := make([]int, P+1), make([]int64, P+1), make([]int, P+1)
+	points, rows, next := s.bestPoints, s.bestRows, s.bestNext // every entry read is written first
 	for a := P - 1; a >= -1; a-- {
 		if a == 0 {
 			continue // point 0 is no point of a schedule
@@ -132,6 +142,9 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 		points[a+1], rows[a+1], next[a+1] = bp, br, bn
 	}
 	out := Schedule{Recomputed: rows[0]}
+	if points[0] > 0 {
+		out.Points = make([]int, 0, points[0])
+	}
 	for b := next[0]; b < P; b = next[b+1] {
 		out.Points = append(out.Points, b)
 	}

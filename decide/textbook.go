@@ -5,18 +5,17 @@ import "math"
 // YoungInterval is Young's first-order optimum checkpoint interval,
 // √(2δM), for a checkpoint that costs δ and a mean time M between failures,
 // both in one unit (minutes, periods of work, …); the interval is in that
-// unit. J. W. Young, "A first order approximation to the optimum checkpoint
-// interval", Communications of the ACM 17(9), 1974.
+// unit. The README's section on decisions.csv names the paper (Young,
+// 1974) and the figures it is tested against.
 func YoungInterval(delta, mtbf float64) float64 {
 	return math.Sqrt(2 * delta * mtbf)
 }
 
 // DalyInterval is Daly's higher-order estimate of the optimum interval,
 // √(2δM)·(1 + √(δ/2M)/3 + (δ/2M)/9) − δ when δ < 2M, and M otherwise
-// (checkpointing more often than failures come does not pay): J. T. Daly,
-// "A higher order estimate of the optimum checkpoint interval for restart
-// dumps", Future Generation Computer Systems 22(3), 2006. Units as
-// YoungInterval's.
+// (a checkpoint dearer than twice the time between failures does not pay).
+// Units as YoungInterval's; the README names the paper (Daly, 2006) and
+// the figures it is tested against.
 func DalyInterval(delta, mtbf float64) float64 {
 	if delta >= 2*mtbf {
 		return mtbf

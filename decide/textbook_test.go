@@ -6,10 +6,10 @@ import (
 )
 
 // TestTextbookFigures holds YoungInterval and DalyInterval to the figures
-// their papers publish, an outside reference: with a checkpoint of 5
-// minutes, Daly (2006) gives optimal intervals of about 117 minutes at a
-// mean time between failures of 24 hours, 57 at 6 hours and 9.1 at 15
-// minutes; Young (1974) gives √(2δM) = 120, 60 and 12.2 minutes.
+// their papers publish (the README names them), a reference from outside
+// this code: with a checkpoint of 5 minutes, Daly's estimate is about 117
+// minutes at a mean time between failures of 24 hours, 57 at 6 hours and
+// 9.1 at 15 minutes; Young's √(2δM) is 120, 60 and 12.2 minutes.
 func TestTextbookFigures(t *testing.T) {
 	const delta = 5.0 // minutes
 	for _, c := range []struct {

@@ -94,7 +94,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				}
 				d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
 				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
-				d.schedule = schedules.Best(prob, int64(stateRows))
+				d.schedule = r.schedules.best(schedules, sr, stateRows, prob)
 				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
 				optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
 				d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)

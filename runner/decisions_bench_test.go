@@ -40,10 +40,12 @@ func BenchmarkGridTable(b *testing.B) {
 	}
 }
 
-// BenchmarkDecisions is decisions.csv, breakeven.csv and the headline.
+// BenchmarkDecisions is decisions.csv, breakeven.csv and the headline, as
+// a run makes them once: the schedules found are forgotten each time.
 func BenchmarkDecisions(b *testing.B) {
 	r := benchResult(b)
 	for b.Loop() {
+		r.schedules = scheduleMemo{}
 		drain(r.DecisionsTable())
 		drain(r.BreakevenTable())
 		r.Headline()

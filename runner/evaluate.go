@@ -32,6 +32,8 @@ type Result struct {
 
 	excluderOnce sync.Once
 	excl         *experiment.Excluder
+
+	schedules scheduleMemo // the best schedules found, for the tables read again
 }
 
 // excluder returns the index of the experiment's exclude entries, made on
