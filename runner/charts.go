@@ -91,7 +91,7 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 			best = append(best, b)
 		}
 	}
-	rec := model.Best(costs, probabilities[0], stateRows)
+	rec := bestLeft(costs, nil, probabilities[0], stateRows)
 	shown := representatives(len(costs), append([]int{rec}, best...))
 	c := results.Chart{
 		Data:        results.Block{Title: "Expected total against failure probability: " + title},
@@ -169,7 +169,7 @@ func workersChart(title string, sr *SourceResult, parts []*PartResult, rec model
 	ri := max(0, slices.IndexFunc(costs, func(c model.Cost) bool { return c.Interval == rec }))
 	shown := representatives(len(costs), []int{ri})
 	c := results.Chart{
-		Data: results.Block{Title: "Rows the busiest worker recomputes at most, over every failure, against workers: " + title},
+		Data:        results.Block{Title: "Rows the busiest worker recomputes at most, over every failure, against workers: " + title},
 		YTitle:      "most rows the busiest worker recomputes",
 		Recommended: "interval " + costs[ri].Interval.String(),
 	}
