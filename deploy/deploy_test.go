@@ -1,6 +1,8 @@
-// Package deploy holds examples that run ckptlab's shards on batch engines;
-// its tests check that they parse and agree with themselves and with the
-// command line, since no cluster is at hand to apply them to.
+// Package deploy holds examples that run ckptlab's shards on batch engines.
+// Its tests check that they parse and agree with themselves and with the
+// command line; the engine tests run the Slurm recipe on a real cluster and
+// the image under podman, as the Kubernetes manifests say, where those
+// engines are installed (always under CI).
 package deploy
 
 import (
@@ -18,6 +20,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"ckptlab/runner"
 )
 
 // decodeAll decodes every YAML document of a file into generic values.
@@ -66,6 +70,7 @@ type job struct {
 	spec  map[string]any
 	pod   any
 	image string
+	pull  string // imagePullPolicy
 	args  []string
 }
 
@@ -89,6 +94,7 @@ func jobOf(t *testing.T, doc map[string]any) job {
 		t.Fatalf("job %s: %d containers, want 1", j.name, len(containers))
 	}
 	j.image = fmt.Sprint(at(containers[0], "image"))
+	j.pull = fmt.Sprint(at(containers[0], "imagePullPolicy"))
 	for _, a := range at(containers[0], "args").([]any) {
 		j.args = append(j.args, fmt.Sprint(a))
 	}
@@ -127,6 +133,16 @@ func TestKubernetes(t *testing.T) {
 	}
 	if shards.image != merge.image {
 		t.Errorf("images %s and %s differ", shards.image, merge.image)
+	}
+	// A tag that names the version never moves: IfNotPresent pulls it once
+	// per node, and every pod of the Job runs the same binary.
+	if want := ":" + runner.Version; !strings.HasSuffix(shards.image, want) {
+		t.Errorf("image %s: want the tag of ckptlab's version, %s", shards.image, want)
+	}
+	for _, j := range []job{shards, merge} {
+		if j.pull != "IfNotPresent" {
+			t.Errorf("job %s: imagePullPolicy %s, want IfNotPresent", j.name, j.pull)
+		}
 	}
 	for _, j := range []job{shards, merge} {
 		if got := at(j.pod, "volumes", 0, "persistentVolumeClaim", "claimName"); got != claim {
@@ -204,6 +220,18 @@ func TestWorkflow(t *testing.T) {
 	if merged == "" {
 		t.Error("the merge job runs no ckptlab merge")
 	}
+
+	// The workflow cannot run offline; each step that needs github.com
+	// says so, the ones added later too.
+	text, err := os.ReadFile(filepath.Join("github", "shards.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(text), "\n") {
+		if strings.Contains(line, "- uses: ") && !strings.HasSuffix(line, "# github.com") {
+			t.Errorf("shards.yml:%d: %s: the step does not say it needs github.com", i+1, strings.TrimSpace(line))
+		}
+	}
 }
 
 // TestSlurm checks that the merge job depends on the array with afterok,
@@ -264,52 +292,40 @@ func TestSlurmTask(t *testing.T) {
 	}
 }
 
-// TestDockerfile checks the image: built in one stage, a static binary
-// copied into a second, run as a user other than root.
+// TestDockerfile checks the images: deploy/Dockerfile a scratch image of the
+// binary built outside it, static, run as uid 65532; Dockerfile.source the
+// same built in a first stage; .dockerignore keeping .git and results out
+// of the build context. podman_test.go builds deploy/Dockerfile and runs it.
 func TestDockerfile(t *testing.T) {
-	data, err := os.ReadFile("Dockerfile")
+	for _, tc := range []struct {
+		file  string
+		froms int
+		want  []string
+	}{
+		{"Dockerfile", 1, []string{"\nFROM scratch\n", "CGO_ENABLED=0", "\nCOPY dist/ckptlab ", "\nUSER 65532:65532\n"}},
+		{"Dockerfile.source", 2, []string{"CGO_ENABLED=0", "COPY --from=build", "\nUSER nonroot"}},
+	} {
+		data, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		if n := strings.Count(text, "\nFROM "); n != tc.froms {
+			t.Errorf("%s: %d FROM lines, want %d", tc.file, n, tc.froms)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q", tc.file, want)
+			}
+		}
+	}
+	ignore, err := os.ReadFile(filepath.Join("..", ".dockerignore"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
-	if n := strings.Count(text, "\nFROM "); n != 2 {
-		t.Errorf("%d FROM lines, want a build stage and a run stage", n)
-	}
-	for _, want := range []string{"CGO_ENABLED=0", "COPY --from=build", "\nUSER nonroot"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("Dockerfile lacks %q", want)
+	for _, want := range []string{".git", "out"} {
+		if !slices.Contains(strings.Split(string(ignore), "\n"), want) {
+			t.Errorf(".dockerignore does not leave out %s", want)
 		}
-	}
-}
-
-// TestDiffWorkflow checks the pull-request example: it fetches the base
-// branch, runs ckptlab diff against it as Markdown, fails only on exit 2,
-// and may comment.
-func TestDiffWorkflow(t *testing.T) {
-	wf := decodeAll(t, filepath.Join("github", "diff.yml"))[0]
-	if at(wf, "on") != "pull_request" || at(wf, "permissions", "pull-requests") != "write" {
-		t.Errorf("on %v, permissions %v; want pull_request and pull-requests: write", at(wf, "on"), at(wf, "permissions"))
-	}
-	var fetch any
-	var run, comment string
-	for _, step := range at(wf, "jobs", "diff", "steps").([]any) {
-		if at(step, "uses") == "actions/checkout@v4" {
-			fetch = at(step, "with", "fetch-depth")
-		}
-		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "ckptlab diff") {
-			run = r
-		}
-		if r, ok := at(step, "run").(string); ok && strings.Contains(r, "gh pr comment") {
-			comment = r
-		}
-	}
-	if fetch != 0 {
-		t.Errorf("checkout fetch-depth = %v, want 0: --rev origin/main needs the base branch", fetch)
-	}
-	if !strings.Contains(run, "ckptlab diff --rev origin/main --format md experiments/") || !strings.Contains(run, `"$code" -ge 2`) {
-		t.Errorf("the diff step runs %q", run)
-	}
-	if comment == "" {
-		t.Error("no step comments on the pull request")
 	}
 }

@@ -251,20 +251,24 @@ func TestFoldersNotOurs(t *testing.T) {
 // the run, and leaves the refused folder as it was.
 func TestFolderSuggestedWorks(t *testing.T) {
 	root := t.TempDir()
+	t.Chdir(root) // the -o named is relative: out, in the folder of the run
 	os.MkdirAll(filepath.Join(root, "src"), 0o755)
 	os.WriteFile(filepath.Join(root, "src", "keep.txt"), []byte("x\n"), 0o644)
 	file := exp(t, root, "src/exp.yaml", "src", "")
 	before := snapshot(t, filepath.Join(root, "src"))
-	code, _, stderr := ckptlab("run", "-q", "-o", root, file)
+	code, _, stderr := ckptlab("run", "-q", "-o", ".", "src/exp.yaml")
 	_, other, ok := strings.Cut(stderr, "write elsewhere with -o ")
 	if code != exitBadUser || !ok {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	other = strings.TrimSuffix(strings.TrimSpace(other), ")")
+	if other != "out" {
+		t.Errorf("the -o named is %q, want out", other)
+	}
 	if code, _, stderr := ckptlab("run", "-q", "-o", other, file); code != exitOK {
 		t.Fatalf("run -o %s: exit %d: %s", other, code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(other, "src", "grid.csv")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, other, "src", "grid.csv")); err != nil {
 		t.Error(err)
 	}
 	sameSnapshot(t, "src", before, snapshot(t, filepath.Join(root, "src")))
