@@ -70,7 +70,7 @@ const (
 // workbook holds in memory, never with subscribers. A source several
 // cases share counts once per case.
 func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
-	j := int64(Jobs(jobs))
+	j := int64(jobsFor(jobs))
 	views := results.ShowsViews(formats)
 	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
 	parts := e.Partitionings()
@@ -283,8 +283,8 @@ func taskBytes(e *experiment.Experiment, sources int64) int64 {
 			tasks = experiment.AddSat(tasks, int64(n/chunkSize+1))
 		}
 	}
-	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
-	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
+	perSource := int64(unsafe.Sizeof(piece{})+unsafe.Sizeof(model.Source{})) + 64
+	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(piece{}))), perSource))
 }
 
 // workbookBytes bounds what the workbook writer keeps in memory: the
@@ -340,9 +340,9 @@ func MiB(bytes int64) string {
 	return strconv.FormatInt((bytes+(1<<20)-1)>>20, 10) + " MiB"
 }
 
-// MiBBytes returns n mebibytes in bytes, saturating at math.MaxInt64, for
+// mibBytes returns n mebibytes in bytes, saturating at math.MaxInt64, for
 // limits given in MiB such as --max-memory.
-func MiBBytes(n int64) int64 {
+func mibBytes(n int64) int64 {
 	if n > math.MaxInt64>>20 {
 		return math.MaxInt64
 	}

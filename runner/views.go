@@ -177,7 +177,7 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 			if !shown[i] {
 				continue
 			}
-			row = append(row, results.FloatValue(c.ExpectedTotal(p, stateRows)))
+			row = append(row, results.FloatValue(expectedTotal(c, p, stateRows)))
 			col++
 			if i == best {
 				b.Marked = append(b.Marked, [2]int{len(b.Rows), col})
