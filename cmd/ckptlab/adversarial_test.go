@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The adversarial suite: every promise of the README's "The output folder"
