@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduces every figure of the Performance section of the README. Run it
+# Reproduces every figure of bench/README.md. Run it
 # from the repository root on an otherwise idle machine:
 #
 #	sh bench/run.sh

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/results"
 )
 
@@ -61,7 +62,7 @@ func settingsPart(e *Experiment) part {
 		p.head = "unchanged"
 		return p
 	}
-	p.head = fmt.Sprintf("%d %s", len(e.Settings), plural(len(e.Settings), "key differs", "keys differ"))
+	p.head = fmt.Sprintf("%d %s", len(e.Settings), words.Plural(len(e.Settings), "key differs", "keys differ"))
 	for _, s := range e.Settings {
 		line := s.Key + ": " + orNone(s.Old) + originText(s.OldOrigin) + " → " + orNone(s.New) + originText(s.NewOrigin)
 		if len(s.Added) > 0 {
@@ -104,7 +105,7 @@ func decisionsPart(e *Experiment) part {
 		p.head = "unchanged"
 		return p
 	}
-	p.head = fmt.Sprintf("%d %s changed", len(d.Changed), plural(len(d.Changed), "choice", "choices"))
+	p.head = fmt.Sprintf("%d %s changed", len(d.Changed), words.Plural(len(d.Changed), "choice", "choices"))
 	p.head += onlyText(len(d.OnlyOld), len(d.OnlyNew), "decision", "decisions")
 	keys := make([]Key, len(d.Changed))
 	for i, c := range d.Changed {
@@ -218,13 +219,13 @@ func gridPart(e *Experiment) part {
 	}
 	only := onlyText(int(g.OnlyOld), int(g.OnlyNew), "point", "points")
 	if changed == 0 && only == "" && len(g.OnlyOldColumns)+len(g.OnlyNewColumns) == 0 {
-		p.head = fmt.Sprintf("unchanged (%d %s)", g.Points, plural(int(g.Points), "point", "points"))
+		p.head = fmt.Sprintf("unchanged (%d %s)", g.Points, words.Plural(int(g.Points), "point", "points"))
 		return p
 	}
 	if changed == 0 {
-		p.head = fmt.Sprintf("%d %s in both unchanged", g.Points, plural(int(g.Points), "point", "points")) + only
+		p.head = fmt.Sprintf("%d %s in both unchanged", g.Points, words.Plural(int(g.Points), "point", "points")) + only
 	} else {
-		p.head = fmt.Sprintf("%d of %d %s changed in %d %s", maxChanged(g), g.Points, plural(int(g.Points), "point", "points"), changed, plural(changed, "column", "columns")) + only
+		p.head = fmt.Sprintf("%d of %d %s changed in %d %s", maxChanged(g), g.Points, words.Plural(int(g.Points), "point", "points"), changed, words.Plural(changed, "column", "columns")) + only
 	}
 	if len(g.OnlyOldColumns) > 0 {
 		p.lines = append(p.lines, "columns only in the old side: "+strings.Join(g.OnlyOldColumns, ", "))
@@ -281,19 +282,12 @@ func maxChanged(g Grid) int64 {
 func onlyText(old, new int, one, many string) string {
 	s := ""
 	if old > 0 {
-		s += fmt.Sprintf("; %d %s only in the old side", old, plural(old, one, many))
+		s += fmt.Sprintf("; %d %s only in the old side", old, words.Plural(old, one, many))
 	}
 	if new > 0 {
-		s += fmt.Sprintf("; %d %s only in the new side", new, plural(new, one, many))
+		s += fmt.Sprintf("; %d %s only in the new side", new, words.Plural(new, one, many))
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // signed writes a change with its sign, in the shortest form.
@@ -441,7 +435,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 			changed++
 		}
 	}
-	fmt.Fprintf(&b, "## ckptlab diff: %d of %d %s changed\n\n", changed, len(r.Experiments), plural(len(r.Experiments), "experiment", "experiments"))
+	fmt.Fprintf(&b, "## ckptlab diff: %d of %d %s changed\n\n", changed, len(r.Experiments), words.Plural(len(r.Experiments), "experiment", "experiments"))
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
 		var s strings.Builder
@@ -472,7 +466,7 @@ func markdownPart(b *strings.Builder, p part) {
 	}
 	fold := n > foldAfter
 	if fold {
-		fmt.Fprintf(b, "<details><summary>%d %s</summary>\n\n", n, plural(n, "line", "lines"))
+		fmt.Fprintf(b, "<details><summary>%d %s</summary>\n\n", n, words.Plural(n, "line", "lines"))
 	}
 	for j, l := range p.lines {
 		if j == maxListed {

@@ -3,16 +3,35 @@ package decide
 import (
 	"cmp"
 	"slices"
-
-	"ckptlab/model"
 )
 
-// Expected is E_k(p) = p·S/W + C: model.ExpectedTotal, the formula of the
-// grid's expected_total, so that ties between intervals come out as in the
-// lesson and as in the grid. S is the weighted sum Σ w_f·y_f and W the
-// total weight, n when each failure weighs 1.
+// Expected is the expected criterion, E_k(p) = p·S/W + C, evaluated in
+// that order in float64 exactly as the lesson computes it: ties between
+// intervals, and so the best interval, come out as in the lesson. The
+// grid's expected_total and best, every decision, the optimum and the
+// schedule weigh intervals with this one formula, so that they agree to
+// the bit. S is the weighted sum Σ w_f·y_f and W the total weight, n when
+// each failure weighs 1; C is the certain cost.
 func Expected(p float64, sum, weight, certain int64) float64 {
-	return model.ExpectedTotal(p, sum, weight, certain)
+	return p*float64(sum)/float64(weight) + float64(certain)
+}
+
+// Best returns the index of the least of n expected totals, total(i) being
+// that of the i-th declared interval, among the intervals left (every one
+// when left is nil), the first on ties: the lesson's s.index(min(s)). It
+// returns -1 when none is left.
+func Best(n int, left []bool, total func(i int) float64) int {
+	best := -1
+	var least float64
+	for i := range n {
+		if left != nil && !left[i] {
+			continue
+		}
+		if e := total(i); best < 0 || e < least {
+			best, least = i, e
+		}
+	}
+	return best
 }
 
 // Outcomes are the rows one interval recomputes over the failure set,
@@ -68,9 +87,9 @@ func NewOutcomes(ys, weights []int64) Outcomes {
 func (o Outcomes) Sum() int64 { return o.sum }
 
 // Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
-// expected shortfall), computed exactly as SPEC §6 states it, operation for
-// operation in float64, so that its figures reproduce bit for bit: a run
-// costs certain + y with mass p·m/W for each distinct y (failures of total
+// expected shortfall), computed exactly as the README states it
+// (README.md#decisions-what-each-criterion-means), operation for operation
+// in float64, so that its figures reproduce bit for bit: a run costs certain + y with mass p·m/W for each distinct y (failures of total
 // weight m recompute it; m failures when each weighs 1), from the most
 // costly down, then certain with mass 1−p;
 // mass is taken from the top until 1−alpha is taken, the last outcome in

@@ -28,9 +28,9 @@ type Schedule struct {
 
 // Expected is the schedule's expected total, p × R / W + checkpoints ×
 // stateRows, in that order in float64 as the expected totals of intervals
-// are (model.ExpectedTotal).
+// are (Expected).
 func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
-	return model.ExpectedTotal(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
+	return Expected(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
 }
 
 // Below reports whether the schedule costs strictly less than the interval

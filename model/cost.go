@@ -67,34 +67,3 @@ func (c Cost) Average() float64 { return float64(c.Sum) / float64(c.Weight) }
 func (c Cost) AverageTotal(stateRows int) float64 {
 	return c.Average() + float64(c.CertainCost(stateRows))
 }
-
-// ExpectedTotal is probability × sum / W + certain cost (see the function
-// ExpectedTotal).
-func (c Cost) ExpectedTotal(probability float64, stateRows int) float64 {
-	return ExpectedTotal(probability, c.Sum, c.Weight, c.CertainCost(stateRows))
-}
-
-// ExpectedTotal is p × sum / weight + certain, in that order in float64,
-// exactly as the lesson computes it: ties between intervals, and so the
-// best interval, come out as in the lesson. The grid's expected_total and
-// every decision weigh intervals with this one formula, so that a decision
-// and the grid's best agree to the bit.
-//
-// weight is the failure set's total weight W, its size n when every failure
-// weighs 1, and sum the weighted sum Σ w_f·y_f.
-func ExpectedTotal(p float64, sum, weight, certain int64) float64 {
-	return p*float64(sum)/float64(weight) + float64(certain)
-}
-
-// Best returns the index of the cost with the least expected total, the
-// first one on ties: the lesson's s.index(min(s)).
-func Best(costs []Cost, probability float64, stateRows int) int {
-	best := -1
-	var least float64
-	for i, c := range costs {
-		if e := c.ExpectedTotal(probability, stateRows); best < 0 || e < least {
-			best, least = i, e
-		}
-	}
-	return best
-}

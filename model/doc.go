@@ -6,7 +6,8 @@
 // reproduces them bit for bit. The package is pure: no I/O, no configuration files.
 //
 // A run evaluates a source with Count, which tallies the rows that survive
-// the stages without generating a record (see count.go). Generate, Faults,
-// Stages, Pipeline and Scan carry the lesson's semantics record by record;
-// they are the executable reference Count is tested against.
+// the stages without generating a record (see count.go). The lesson's
+// semantics record by record (Generate, Faults, Stages, Pipeline, Scan)
+// live in the package's test files, reference_*_test.go: the executable
+// reference Count is tested against, which no run needs.
 package model

@@ -17,7 +17,7 @@ var sink uint64
 // BenchmarkFloorDraw draws every random number a source of the scale
 // experiment consists of, on one core, and nothing else: three draws per
 // subscriber from rng(seed + 37*i) and one per record from
-// rng(seed + 101*i + 7*j). No implementation of SPEC §2 can do less, so its
+// rng(seed + 101*i + 7*j). No implementation of the model (docs/design.md#the-model) can do less, so its
 // time is the floor the whole run is measured against.
 func BenchmarkFloorDraw(b *testing.B) {
 	for b.Loop() {

@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // Regions and Types are the lesson's REGION and TYPE lists, in its order:
 // a subscriber's region is drawn as an index into Regions.
 var (
@@ -11,71 +9,16 @@ var (
 
 // Source fixes a generated meter-reading source: the lesson's SUBSCRIBERS and
 // generate_source with 200 subscribers generalized to Subscribers and its
-// twelve periods to Periods starting at Start, plus the faults of SPEC §2.
+// twelve periods to Periods starting at Start, plus the faults of the model (docs/design.md#the-model).
 type Source struct {
 	Seed        uint32
 	Subscribers int
 	Periods     int
 	Start       Month
-	// Missing and Duplicates are the numbers of fault draws (SPEC §2).
+	// Missing and Duplicates are the numbers of fault draws (docs/design.md#the-model).
 	Missing    int
 	Duplicates int
 }
 
-// Subscriber is one subscriber of a source, drawn from rng(seed + 37*i).
-type Subscriber struct {
-	Region int // index into Regions
-	Type   int // index into Types
-	Start  int // meter index before the first period
-}
-
-// SubscriberName returns the lesson's name of subscriber i (0-based): A%03d
-// of i+1, so A001, ..., A999, A1000, ...
-func SubscriberName(i int) string { return fmt.Sprintf("A%03d", i+1) }
-
-// Subscriber draws subscriber i (0-based) as the lesson's SUBSCRIBERS does.
-func (s Source) Subscriber(i int) Subscriber {
-	r := NewRand(uint64(s.Seed) + 37*uint64(i))
-	region := r.Intn(len(Regions))
-	typ := r.Intn(len(Types))
-	start := 10000 + r.Intn(60000)
-	return Subscriber{Region: region, Type: typ, Start: start}
-}
-
 // Label returns the label of period j (0-based), YYYY-MM.
 func (s Source) Label(j int) string { return (s.Start + Month(j)).String() }
-
-// Record is one meter reading of the generated source. The lesson's record
-// also carries region, type and unit; they follow from the subscriber and
-// never change, so a Record names the subscriber by index instead.
-type Record struct {
-	Subscriber int   // 0-based subscriber index
-	Period     int   // 0-based period index
-	Index      int64 // meter index, valid only when HasIndex
-	HasIndex   bool  // false once the missing fault removed the index field
-}
-
-// AppendRecords appends the records of subscriber i, period by period, as
-// the lesson's generate_source makes them: the index grows from the
-// subscriber's start by 4 + int(r()*46), r = rng(seed + 101*i + 7*j).
-func (s Source) AppendRecords(dst []Record, i int, sub Subscriber) []Record {
-	e := int64(sub.Start)
-	base := uint64(s.Seed) + 101*uint64(i)
-	for j := 0; j < s.Periods; j++ {
-		r := NewRand(base + 7*uint64(j))
-		e += 4 + int64(r.Intn(46))
-		dst = append(dst, Record{Subscriber: i, Period: j, Index: e, HasIndex: true})
-	}
-	return dst
-}
-
-// Generate returns every record of the source in generation order
-// (subscriber-major, period-minor), without faults: generate_source.
-// It holds N·P records; Scan streams the same records instead.
-func (s Source) Generate() []Record {
-	out := make([]Record, 0, s.Subscribers*s.Periods)
-	for i := 0; i < s.Subscribers; i++ {
-		out = s.AppendRecords(out, i, s.Subscriber(i))
-	}
-	return out
-}

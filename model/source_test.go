@@ -6,7 +6,7 @@ import (
 )
 
 // The expected values of these tests were computed with the lesson's own
-// Python, generalized as SPEC §2 says, in testdata/reference.py
+// Python, generalized as the model says (docs/design.md#the-model), in testdata/reference.py
 // (python3 testdata/reference.py prints them). They are typed in once, as the
 // independent truth the Go port must match.
 

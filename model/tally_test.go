@@ -101,18 +101,6 @@ func TestRecoveryMatchesRowScan(t *testing.T) {
 	}
 }
 
-func TestCostBestTiesGoToFirst(t *testing.T) {
-	// Same expected total for both: the first declared wins.
-	costs := []Cost{{Interval: 6, Sum: 10, Weight: 1}, {Interval: 3, Sum: 10, Weight: 1}}
-	if got := Best(costs, 1, 0); got != 0 {
-		t.Errorf("Best = %d, want 0", got)
-	}
-	costs[1].Sum = 9
-	if got := Best(costs, 1, 0); got != 1 {
-		t.Errorf("Best = %d, want 1", got)
-	}
-}
-
 func TestTraceID(t *testing.T) {
 	// FNV-1a test vectors: the empty string is the offset basis.
 	for in, want := range map[string]uint32{"": 2166136261, "a": 0xe40c292c, "foobar": 0xbf9cf968} {

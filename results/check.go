@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/words"
 	"context"
 	"errors"
 	"fmt"
@@ -69,9 +70,9 @@ func (d Difference) String() string {
 	case d.Extra:
 		fmt.Fprintf(&b, "%s: not a file of any set (a run will not replace the folder while it is there)", d.File)
 	case len(d.Lines) > 0:
-		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, plural(d.Count, "line differs", "lines differ"))
+		fmt.Fprintf(&b, "%s: %d %s", d.File, d.Count, words.Plural(d.Count, "line differs", "lines differ"))
 		if cols := d.Columns(); len(cols) > 0 {
-			fmt.Fprintf(&b, "\n  in the %s %s", plural(len(cols), "column", "columns"), strings.Join(cols, ", "))
+			fmt.Fprintf(&b, "\n  in the %s %s", words.Plural(len(cols), "column", "columns"), strings.Join(cols, ", "))
 		}
 		for _, l := range d.Lines {
 			writeLineDiff(&b, filepath.Base(d.File), l)
@@ -92,13 +93,6 @@ func shownLine(s string, eof bool) string {
 		return "(end of file)"
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Check renders the set in the given formats and compares each file with

@@ -107,8 +107,11 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	}
 	for _, v := range s.Views {
 		md.section(func(b *bytes.Buffer) { fmt.Fprintf(b, "\n### %s\n", escapeMarkdown(v.Title)) }, "the "+v.Name+" view")
-		for _, blk := range v.Blocks {
+		for blk := range v.All() {
 			md.section(func(b *bytes.Buffer) { writeMarkdownBlock(b, blk, true) }, "blocks of the "+v.Name+" view")
+			if md.full { // the view's other blocks are cut with this one
+				break
+			}
 		}
 	}
 	return md.flush(w)

@@ -2,35 +2,20 @@ package results_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"ckptlab/internal/golden"
 	"ckptlab/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the code")
 
 func TestMarkdownGolden(t *testing.T) {
 	var buf bytes.Buffer
 	if err := results.WriteMarkdown(&buf, lessonSet(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "lesson.md")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("Markdown differs from %s (run go test -update and review the diff):\n%s", golden, buf.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "lesson.md"), buf.Bytes())
 }
 
 func TestMarkdownShowsTheLesson(t *testing.T) {

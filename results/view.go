@@ -1,5 +1,10 @@
 package results
 
+import (
+	"iter"
+	"slices"
+)
+
 // A View is one of the lesson's own tables, as the lesson prints it: the
 // recovery at the named failure, the failure × interval matrix, the cost
 // table, the probability table with its best interval, and the partitioned
@@ -9,6 +14,19 @@ type View struct {
 	Name   string // sheet name: recovery, matrix, cost, probability, partition
 	Title  string // what the table shows, in a sentence
 	Blocks []Block
+	// Each, when set, makes the blocks instead of Blocks holding them: one
+	// at a time, in order, every time it is ranged over. A view of a sweep
+	// has a block per value, so a writer holds one block at a time, not
+	// the view.
+	Each iter.Seq[Block]
+}
+
+// All ranges over the view's blocks in order: those Each makes, or Blocks.
+func (v View) All() iter.Seq[Block] {
+	if v.Each != nil {
+		return v.Each
+	}
+	return slices.Values(v.Blocks)
 }
 
 // Block is one table of a view, for one combination of the axes it depends

@@ -38,7 +38,7 @@ func (b *workbook) writeCharts(charts []Chart) error {
 		data[i] = c.Data
 		cols = max(cols, len(c.Data.Columns))
 	}
-	widths := viewWidths(data)
+	widths := widthsOf(data)
 	var width float64
 	for _, w := range widths {
 		width += columnPoints(w)

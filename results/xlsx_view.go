@@ -21,13 +21,21 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
-	blocks, starts, note := fitBlocks(v.Blocks, b.sheetRows+1)
-	widths := viewWidths(blocks)
+	// Two passes over the blocks, each made one at a time: the first
+	// measures the columns and counts what fits, the second writes.
+	measure := newBlockFitter(b.sheetRows + 1)
+	var widths viewWidths
+	for blk := range v.All() {
+		if fitted, _, ok := measure.place(blk); ok {
+			widths.add(fitted)
+		}
+	}
+	note := measure.note()
 	var width float64
-	for _, w := range widths {
+	for _, w := range widths.of() {
 		width += columnPoints(w)
 	}
-	layout := layOut(width, columnPoints(widths[0]), 1)
+	layout := layOut(width, columnPoints(widths.of()[0]), 1)
 	if err := b.setUpPrint(v.Name, layout, 1, 1); err != nil {
 		return err
 	}
@@ -36,7 +44,7 @@ func (b *workbook) writeView(v View) error {
 		return err
 	}
 	vs := viewSheet{b: b, name: v.Name, sw: sw, printed: true}
-	if err := vs.setWidths(widths); err != nil {
+	if err := vs.setWidths(widths.of()); err != nil {
 		return err
 	}
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
@@ -48,15 +56,22 @@ func (b *workbook) writeView(v View) error {
 		}
 	}
 	pages := pager{rows: layout.rows, used: 1}
-	for i, blk := range blocks {
+	write := newBlockFitter(b.sheetRows + 1)
+	i := 0
+	for blk := range v.All() {
+		blk, start, ok := write.place(blk)
+		if !ok {
+			continue
+		}
 		if pages.place(len(blk.Rows)+3) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, starts[i])); err != nil {
+			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
 				return err
 			}
 		}
-		if err := vs.block(starts[i], blk); err != nil {
+		if err := vs.block(start, blk); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
+		i++
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("sheet %s: %w", v.Name, err)
@@ -64,41 +79,62 @@ func (b *workbook) writeView(v View) error {
 	return nil
 }
 
-// fitBlocks lays blocks out from row 3 on, below the sheet's title and a
-// row for a note, and cuts them to end by row last, the last row a sheet
-// has. It returns the blocks that fit, cut where needed, the rows they
-// start on, and a note on the rows left out, or "". A view outgrows a sheet
-// only with a sweep of more than a million values; the grid sheets still
-// hold every figure.
+// blockFitter lays blocks out from row 3 on, below the sheet's title and
+// a row for a note, one at a time, and cuts them to end by row last, the
+// last row a sheet has. A view outgrows a sheet only with a sweep of more
+// than a million values; the grid sheets still hold every figure.
+type blockFitter struct {
+	last, row   int
+	total, kept int
+}
+
+func newBlockFitter(last int) *blockFitter { return &blockFitter{last: last, row: 3} }
+
+// place returns the block as it fits, cut where needed, and the row it
+// starts on, or ok false when no row is left for it.
+func (f *blockFitter) place(blk Block) (fitted Block, start int, ok bool) {
+	f.total += len(blk.Rows)
+	room := f.last - (f.row + 1) // rows below the block's title and header
+	if room <= 0 {
+		return Block{}, 0, false
+	}
+	if len(blk.Rows) > room {
+		blk.Rows = blk.Rows[:room]
+		var marked [][2]int
+		for _, m := range blk.Marked {
+			if m[0] < room {
+				marked = append(marked, m)
+			}
+		}
+		blk.Marked = marked
+	}
+	f.kept += len(blk.Rows)
+	start = f.row
+	f.row += 2 + len(blk.Rows) + 1
+	return blk, start, true
+}
+
+// note says how many of the rows placed so far were left out, or "".
+func (f *blockFitter) note() string {
+	if f.kept == f.total {
+		return ""
+	}
+	return fmt.Sprintf("Only %d of this view's %d rows fit on a sheet; the grid sheets hold every figure.", f.kept, f.total)
+}
+
+// fitBlocks places every block (see blockFitter): the blocks that fit,
+// cut where needed, the rows they start on, and the note.
 func fitBlocks(blocks []Block, last int) ([]Block, []int, string) {
+	f := newBlockFitter(last)
 	var fitted []Block
 	var starts []int
-	row, total, kept := 3, 0, 0
 	for _, blk := range blocks {
-		total += len(blk.Rows)
-		room := last - (row + 1) // rows below the block's title and header
-		if room <= 0 {
-			continue
+		if blk, start, ok := f.place(blk); ok {
+			fitted = append(fitted, blk)
+			starts = append(starts, start)
 		}
-		if len(blk.Rows) > room {
-			blk.Rows = blk.Rows[:room]
-			var marked [][2]int
-			for _, m := range blk.Marked {
-				if m[0] < room {
-					marked = append(marked, m)
-				}
-			}
-			blk.Marked = marked
-		}
-		kept += len(blk.Rows)
-		fitted = append(fitted, blk)
-		starts = append(starts, row)
-		row += 2 + len(blk.Rows) + 1
 	}
-	if kept == total {
-		return fitted, starts, ""
-	}
-	return fitted, starts, fmt.Sprintf("Only %d of this view's %d rows fit on a sheet; the grid sheets hold every figure.", kept, total)
+	return fitted, starts, f.note()
 }
 
 // viewSheet is a sheet a view is being written to.
@@ -204,30 +240,48 @@ func (vs viewSheet) table(top int, blk Block) error {
 	return nil
 }
 
-// viewWidths returns each column's width in characters: its widest
-// header or value over the blocks, within bounds. Titles are left out: they
-// run on over the empty cells to their right.
-func viewWidths(blocks []Block) []float64 {
-	widths := []float64{8}
+// viewWidths are each column's width in characters: its widest header
+// or value over the blocks added, within bounds. Titles are left out:
+// they run on over the empty cells to their right.
+type viewWidths struct {
+	widths []float64
+	buf    []byte
+}
+
+// add widens the columns to fit the block.
+func (vw *viewWidths) add(blk Block) {
 	grow := func(i, n int) {
-		for len(widths) <= i {
-			widths = append(widths, 8)
+		for len(vw.widths) <= i {
+			vw.widths = append(vw.widths, 8)
 		}
-		widths[i] = max(widths[i], float64(min(n+2, 40)))
+		vw.widths[i] = max(vw.widths[i], float64(min(n+2, 40)))
 	}
-	var buf []byte
+	for i, c := range blk.Columns {
+		grow(i, utf8.RuneCountInString(c.Name))
+	}
+	for _, r := range blk.Rows {
+		for i, v := range r {
+			vw.buf = appendShown(vw.buf[:0], v, blk.Columns[i])
+			grow(i, utf8.RuneCount(vw.buf))
+		}
+	}
+}
+
+// of returns the widths, at least one column's.
+func (vw *viewWidths) of() []float64 {
+	if len(vw.widths) == 0 {
+		return []float64{8}
+	}
+	return vw.widths
+}
+
+// widthsOf returns the widths of the blocks' columns (see viewWidths).
+func widthsOf(blocks []Block) []float64 {
+	var vw viewWidths
 	for _, blk := range blocks {
-		for i, c := range blk.Columns {
-			grow(i, utf8.RuneCountInString(c.Name))
-		}
-		for _, r := range blk.Rows {
-			for i, v := range r {
-				buf = appendShown(buf[:0], v, blk.Columns[i])
-				grow(i, utf8.RuneCount(buf))
-			}
-		}
+		vw.add(blk)
 	}
-	return widths
+	return vw.of()
 }
 
 // setWidths sets the columns' widths (see setColWidths).

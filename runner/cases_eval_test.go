@@ -132,10 +132,10 @@ func TestCasesViewsEqualSeparateRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := evaluate(t, *e).Views()
+	got := heldViews(evaluate(t, *e).Views())
 	var want []results.View
 	for _, g := range e.Cases {
-		views := evaluate(t, separate(e, g)).Views()
+		views := heldViews(evaluate(t, separate(e, g)).Views())
 		if want == nil {
 			want = views
 			continue
@@ -355,7 +355,7 @@ func TestExcludedViews(t *testing.T) {
 			t.Errorf("chart %q has %d columns, want the probability and the 4 intervals", c.Data.Title, len(c.Data.Columns))
 		}
 	}
-	for _, v := range res.Views() {
+	for _, v := range heldViews(res.Views()) {
 		for _, b := range v.Blocks {
 			if strings.Contains(b.Title, "30 subscribers") && strings.Contains(b.Title, "by type over 3 workers") {
 				t.Errorf("view %s has a block of an excluded partitioning: %s", v.Name, b.Title)

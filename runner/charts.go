@@ -86,7 +86,7 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 	xs := chartProbabilities(probabilities)
 	var best []int
 	for _, p := range xs {
-		if b := model.Best(costs, p, stateRows); !slices.Contains(best, b) {
+		if b := bestLeft(costs, nil, p, stateRows); !slices.Contains(best, b) {
 			best = append(best, b)
 		}
 	}
@@ -102,7 +102,7 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 	for _, p := range xs {
 		row := []results.Value{results.FloatValue(p)}
 		for _, i := range shown {
-			row = append(row, results.FloatValue(costs[i].ExpectedTotal(p, stateRows)))
+			row = append(row, results.FloatValue(expectedTotal(costs[i], p, stateRows)))
 		}
 		c.Data.Rows = append(c.Data.Rows, row)
 	}

@@ -78,7 +78,7 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 				}
 				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
 				d.best = bestLeft(costs, left, prob, stateRows)
-				d.bestTotal = costs[d.best].ExpectedTotal(prob, stateRows)
+				d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
 				first := true
 				for i, c := range costs {
 					if !left[i] {
@@ -145,7 +145,7 @@ func (d *decision) estimate(v float64) string {
 	return results.FloatValue(v).String()
 }
 
-// DecisionsTable returns decisions.csv's table (SPEC §6).
+// DecisionsTable returns decisions.csv's table (README.md#decisions-what-each-criterion-means).
 func (r *Result) DecisionsTable() results.Table {
 	return results.Table{Name: "decisions", Columns: header(decisionColumns), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
@@ -274,7 +274,7 @@ var breakevenColumns = []tableColumn[breakevenRow]{
 	textColumn("to_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.To) }),
 }
 
-// BreakevenTable returns breakeven.csv's table (SPEC §6): one row per
+// BreakevenTable returns breakeven.csv's table (README.md#decisions-what-each-criterion-means): one row per
 // piece of the envelope, in increasing probability.
 func (r *Result) BreakevenTable() results.Table {
 	return results.Table{Name: "breakeven", Columns: header(breakevenColumns), Rows: func(yield func([]results.Value) bool) {

@@ -66,9 +66,9 @@ type PartResult struct {
 	Costs   []model.Cost // one per interval, in declared order
 }
 
-// Jobs returns the number of goroutines a run with -j n draws on: n, or
+// jobsFor returns the number of goroutines a run with -j n draws on: n, or
 // GOMAXPROCS when n is 0 or less.
-func Jobs(n int) int {
+func jobsFor(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
 	}
@@ -80,18 +80,18 @@ func Jobs(n int) int {
 // gives the same result.
 const chunkSize = 1 << 16
 
-// Piece is a contiguous range of subscribers of one source: subscribers
+// piece is a contiguous range of subscribers of one source: subscribers
 // Lo..Hi-1 of the source with index Source in e.SourceList() order (seeds,
 // then subscribers, then periods). Pieces are the unit of work that can be
 // counted apart, in parallel or in other processes, and merged.
-type Piece struct{ Source, Lo, Hi int }
+type piece struct{ Source, Lo, Hi int }
 
-// Work returns the pieces that together cover every subscriber of every
+// allWork returns the pieces that together cover every subscriber of every
 // source once, in source order.
-func Work(e *experiment.Experiment) []Piece {
-	var out []Piece
+func allWork(e *experiment.Experiment) []piece {
+	var out []piece
 	for s, src := range e.SourceList() {
-		out = append(out, Piece{Source: s, Lo: 0, Hi: src.Subscribers})
+		out = append(out, piece{Source: s, Lo: 0, Hi: src.Subscribers})
 	}
 	return out
 }
@@ -108,7 +108,7 @@ func taskSize(src model.Source) int {
 	return min(src.FaultBlockSubscribers(), max(chunkSize, 4*draws))
 }
 
-// Count counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
+// countPieces counts the given pieces, in parallel on Jobs(opt.Jobs) goroutines,
 // and returns one tally per source of the experiment (nil for a source no
 // piece touched). Tallies of disjoint pieces of one source merge exactly
 // with (*model.Tally).Merge.
@@ -117,10 +117,10 @@ func taskSize(src model.Source) int {
 // counts into a tally of its own per source, and the tallies are summed at
 // the end: counts are integers, so the sum, and every table made from it,
 // does not depend on which goroutine counted what.
-func Count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []Piece) ([]*model.Tally, error) {
+func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece) ([]*model.Tally, error) {
 	sources := e.SourceList()
 	parts := e.Partitionings()
-	var tasks []Piece
+	var tasks []piece
 	var total int64
 	for _, p := range pieces {
 		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
@@ -128,12 +128,12 @@ func Count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []
 		}
 		size := taskSize(sources[p.Source])
 		for lo := p.Lo; lo < p.Hi; lo += size {
-			tasks = append(tasks, Piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
+			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
 		}
 		total += int64(p.Hi - p.Lo)
 	}
 
-	jobs := max(1, min(Jobs(opt.Jobs), len(tasks)))
+	jobs := max(1, min(jobsFor(opt.Jobs), len(tasks)))
 	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
 	var next atomic.Int64
 	var (
@@ -203,10 +203,10 @@ func Count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []
 	return out, nil
 }
 
-// Assemble turns one complete tally per source (in SourceList order) into
+// assemble turns one complete tally per source (in SourceList order) into
 // the evaluated result: a source result for each source of each grid of
 // the cases, those of a source several cases share made from its one tally.
-func Assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
+func assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
 	res := &Result{Exp: e}
 	gs, index := e.GridSources()
 	for i, g := range gs {
@@ -222,14 +222,14 @@ func Assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
 }
 
 // Evaluate counts every source of the experiment, in parallel, and
-// evaluates the recovery model on it: Assemble(e, Count(ctx, e, opt,
-// Work(e))). The result is the same for every Options.
+// evaluates the recovery model on it: assemble(e, countPieces(ctx, e, opt,
+// allWork(e))). The result is the same for every Options.
 func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Result, error) {
-	tallies, err := Count(ctx, e, opt, Work(e))
+	tallies, err := countPieces(ctx, e, opt, allWork(e))
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(e, tallies), nil
+	return assemble(e, tallies), nil
 }
 
 // evaluate computes the source's costs from its tally, which counts the

@@ -52,8 +52,8 @@ func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failur
 	return g.Bytes(), f.Bytes()
 }
 
-// TestEvaluateSameBytesForEveryJobs checks SPEC §4's "same input, same
-// bytes" across -j: the tables do not depend on how many goroutines drew the
+// TestEvaluateSameBytesForEveryJobs checks "same input, same bytes" (README.md#result-tables)
+// across -j: the tables do not depend on how many goroutines drew the
 // sources, nor on which drew what.
 func TestEvaluateSameBytesForEveryJobs(t *testing.T) {
 	e := jobsExperiment()
@@ -112,7 +112,7 @@ func TestEvaluateCanceled(t *testing.T) {
 
 // TestCountPiecesMerge cuts every source into uneven pieces, counts each
 // piece apart, carries its tallies through their binary encoding (as a
-// run in shards would), merges them and checks that Assemble then gives the
+// run in shards would), merges them and checks that assemble then gives the
 // same tables as Evaluate.
 func TestCountPiecesMerge(t *testing.T) {
 	checkPiecesMerge(t, jobsExperiment())
@@ -122,15 +122,15 @@ func TestCountPiecesMerge(t *testing.T) {
 func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 	t.Helper()
 	wantGrid, wantFailures := evaluateCSV(t, e, 2)
-	var pieces []Piece
-	for _, p := range Work(e) {
+	var pieces []piece
+	for _, p := range allWork(e) {
 		for lo, step := p.Lo, 1; lo < p.Hi; lo, step = lo+step, step*7+3 {
-			pieces = append(pieces, Piece{Source: p.Source, Lo: lo, Hi: min(lo+step, p.Hi)})
+			pieces = append(pieces, piece{Source: p.Source, Lo: lo, Hi: min(lo+step, p.Hi)})
 		}
 	}
 	merged := make([]*model.Tally, len(e.SourceList()))
 	for _, p := range pieces {
-		tallies, err := Count(context.Background(), e, Options{Jobs: 2}, []Piece{p})
+		tallies, err := countPieces(context.Background(), e, Options{Jobs: 2}, []piece{p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 			}
 		}
 	}
-	res := Assemble(e, merged)
+	res := assemble(e, merged)
 	var g, f bytes.Buffer
 	if err := results.WriteCSV(&g, res.GridTable()); err != nil {
 		t.Fatal(err)
@@ -172,12 +172,12 @@ func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 func TestCountRejectsPiecesOutsideTheExperiment(t *testing.T) {
 	e := jobsExperiment()
 	n := e.Subscribers[0]
-	for _, p := range []Piece{{-1, 0, 1}, {4, 0, 1}, {0, -1, 1}, {0, 5, 4}, {0, 0, n + 1}} {
-		if _, err := Count(context.Background(), e, Options{}, []Piece{p}); err == nil {
+	for _, p := range []piece{{-1, 0, 1}, {4, 0, 1}, {0, -1, 1}, {0, 5, 4}, {0, 0, n + 1}} {
+		if _, err := countPieces(context.Background(), e, Options{}, []piece{p}); err == nil {
 			t.Errorf("piece %+v: no error", p)
 		}
 	}
-	if tallies, err := Count(context.Background(), e, Options{}, []Piece{{1, 7, 7}}); err != nil || tallies[1] != nil {
+	if tallies, err := countPieces(context.Background(), e, Options{}, []piece{{1, 7, 7}}); err != nil || tallies[1] != nil {
 		t.Errorf("empty piece: %v, %v; want no tally and no error", tallies, err)
 	}
 }

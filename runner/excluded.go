@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/runner/experiment"
 )
@@ -43,20 +44,17 @@ func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int,
 	return out
 }
 
-// bestLeft is model.Best among the costs left: the index of the least
-// expected total, ties to the first, or -1 when none is left.
+// expectedTotal is the cost's expected total at probability prob with
+// checkpoints of stateRows rows: the expected criterion, decide.Expected.
+func expectedTotal(c model.Cost, prob float64, stateRows int) float64 {
+	return decide.Expected(prob, c.Sum, c.Weight, c.CertainCost(stateRows))
+}
+
+// bestLeft is decide.Best over the costs' expected totals: the index of the
+// least among the costs left (every one when left is nil), ties to the
+// first, or -1 when none is left.
 func bestLeft(costs []model.Cost, left []bool, prob float64, stateRows int) int {
-	best := -1
-	var least float64
-	for i, c := range costs {
-		if !left[i] {
-			continue
-		}
-		if e := c.ExpectedTotal(prob, stateRows); best < 0 || e < least {
-			best, least = i, e
-		}
-	}
-	return best
+	return decide.Best(len(costs), left, func(i int) float64 { return expectedTotal(costs[i], prob, stateRows) })
 }
 
 // none reports whether no value of left is set.

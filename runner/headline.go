@@ -8,16 +8,16 @@ import (
 	"strings"
 
 	"ckptlab/decide"
+	"ckptlab/internal/words"
 	"ckptlab/model"
 	"ckptlab/results"
-	"ckptlab/runner/experiment"
 )
 
 // maxHeadline is the most lines a headline has; a larger grid is
 // summarized.
 const maxHeadline = 12
 
-// Headline returns the run's answer in words (SPEC §6), at most a dozen
+// Headline returns the run's answer in words (README.md#decisions-what-each-criterion-means), at most a dozen
 // lines, for a reader who has not read the lesson: first what to do (for
 // each source, state size and probability, "checkpoint every 4 periods",
 // with its expected cost in rows), then why (the break-even probabilities
@@ -208,7 +208,7 @@ func (r *Result) envelopeLines(room int) []string {
 		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
 		b.folded = title + ": " + strings.Join(shown, ", ")
 		if more := len(l.pieces) - len(shown); more > 0 {
-			b.folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, experiment.Plural(more, "piece", "pieces"))
+			b.folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, words.Plural(more, "piece", "pieces"))
 		}
 		if len(b.lines) == 2 {
 			b.lines = []string{b.folded}
@@ -216,7 +216,7 @@ func (r *Result) envelopeLines(room int) []string {
 		blocks = append(blocks, b)
 	}
 	if other > 0 {
-		blocks = append(blocks, block{lines: []string{fmt.Sprintf("… and %d more %s in breakeven.csv", other, experiment.Plural(other, "envelope", "envelopes"))}})
+		blocks = append(blocks, block{lines: []string{fmt.Sprintf("… and %d more %s in breakeven.csv", other, words.Plural(other, "envelope", "envelopes"))}})
 	}
 	out, _ := fit(blocks, room)
 	return out
@@ -265,7 +265,7 @@ func workersBlock(ds []*decision) (block, bool) {
 		gap = false
 		unit := ""
 		if i == 0 {
-			unit = " rows at " + experiment.Plural(w, "1 worker", "")
+			unit = " rows at " + words.Plural(w, "1 worker", "")
 			if w != 1 {
 				unit = " rows at " + strconv.Itoa(w) + " workers"
 			}
@@ -419,21 +419,13 @@ func scheduleText(d *decision) string {
 	if len(labels) == 0 {
 		return fmt.Sprintf("no checkpoint (costs %s)", total(d.scheduleTotal))
 	}
-	after := andList(labels)
+	after := words.And(labels)
 	if len(labels) > maxPointsShown {
 		after = strings.Join(labels[:maxPointsShown-2], ", ") + ", … and " + labels[len(labels)-1]
 	}
 	return fmt.Sprintf("checkpoint after %s (a schedule of %s, after %s, costs %s, %s below checkpointing %s)",
 		after, countNoun(int64(len(labels)), "checkpoint"), after, total(d.scheduleTotal),
 		total(d.optimalTotal-d.scheduleTotal), everyShort(d.optimal))
-}
-
-// andList joins words as "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // probText writes a failure probability in the number style.

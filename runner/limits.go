@@ -27,10 +27,10 @@ func (l Limits) Exceeded(e *experiment.Experiment) string {
 	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()}} {
 		if t.rows > l.MaxPoints {
 			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
-				t.file, CountText(t.rows), l.MaxPoints, CountText(t.rows))
+				t.file, countText(t.rows), l.MaxPoints, countText(t.rows))
 		}
 	}
-	if n := MemoryBytes(e, l.Jobs, l.Formats); n > MiBBytes(l.MaxMemoryMiB) {
+	if n := MemoryBytes(e, l.Jobs, l.Formats); n > mibBytes(l.MaxMemoryMiB) {
 		return fmt.Sprintf("the run would hold up to %s (the program, its counts, views and writers), more than --max-memory %d; lower workers or periods, or raise the limit with --max-memory %d",
 			MiB(n), l.MaxMemoryMiB, (n>>20)+1)
 	}

@@ -48,7 +48,7 @@ const (
 	// state).
 	// xlsxTableCellBytes is the most XML one cell of a table takes,
 	// xlsxRowBytes one row's markup.
-	xlsxCellBytes      = 40
+	xlsxCellBytes      = 32
 	xlsxTableCellBytes = 64
 	xlsxRowBytes       = 64
 	xlsxSheetBytes     = 32 << 20
@@ -63,16 +63,16 @@ const (
 // (the tallies of every source and of Jobs(jobs) goroutines, their scratch
 // space, the list of tasks) or while it writes (the evaluated result, the
 // failure outcomes of the source each table is at, the axes' lists, the
-// writers, and, for XLSX or Markdown output, the lesson's views, and the
-// workbook writer for XLSX); the larger of the two, twice over as the
+// writers, and, for XLSX or Markdown output, a block of the lesson's views
+// at a time, and the workbook writer for XLSX); the larger of the two, twice over as the
 // garbage collector lets the heap grow, and the program. It grows with
 // sources, periods, workers, the workers faults can touch and the rows a
 // workbook holds in memory, never with subscribers. A source several
 // cases share counts once per case.
 func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
-	j := int64(Jobs(jobs))
+	j := int64(jobsFor(jobs))
 	views := results.ShowsViews(formats)
-	var tallies, evaluated, viewsHeld, outcomes, sources, tasks int64
+	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
 	parts := e.Partitionings()
 	grids := e.Grids()
 	sizes := make([][]experiment.Sizes, len(grids))
@@ -91,9 +91,10 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			tallies = experiment.AddSat(tallies, experiment.MulSat(n, min(j, t), gm.tallyBytes(p)))
 			evaluated = experiment.AddSat(evaluated, experiment.MulSat(n, gm.resultBytes(p)))
 			if views {
-				viewsHeld = experiment.AddSat(viewsHeld, experiment.MulSat(n, viewBytes(e, &g, p)))
+				viewsHeld = max(viewsHeld, viewBlockBytes(e, &g, p))
 			}
 			outcomes = max(outcomes, outcomeBytes(e, &g, p))
+			decisions = experiment.AddSat(decisions, experiment.MulSat(n, int64(len(g.StateRows)), int64(len(g.Probabilities))))
 		}
 	}
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
@@ -117,6 +118,23 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		default:
 			tables, holders = tables+1, holders+1
 		}
+	}
+	// The workbook and the Markdown each make one block of a view at a
+	// time (runner.Views), at the same time.
+	var viewWriters int64
+	for _, f := range formats {
+		if f == results.FormatXLSX || f == results.FormatMD {
+			viewWriters++
+		}
+	}
+	viewsHeld = experiment.MulSat(viewWriters, viewsHeld)
+	// The summary sheet and the Markdown each hold the first decisions
+	// (results.MarkdownLimit/200 rows), the Markdown its document too.
+	summary := experiment.MulSat(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
+	viewsHeld = experiment.AddSat(viewsHeld, summary)
+	if slices.Contains(formats, results.FormatMD) {
+		// its sections, the file's buffer, and the decisions' text
+		viewsHeld = experiment.AddSat(viewsHeld, experiment.AddSat(4*results.MarkdownLimit, summary/viewWriters))
 	}
 	writing := experiment.AddSat(axisBytes(e), experiment.MulSat(holders, outcomes))
 	writing = experiment.AddSat(writing, experiment.AddSat(viewsHeld, tables*tableBytes))
@@ -231,6 +249,16 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 	return experiment.AddSat(n, experiment.MulSat(gm.ownTouched, prefix))
 }
 
+// viewBlockBytes bounds the largest block of the lesson's views of one
+// source of p periods: the failure × interval matrix, or a probability
+// block, or a cost or partition block, with its header and rows.
+func viewBlockBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+	n := g.IntervalCount(p)
+	cells := max(experiment.MulSat(e.FailureCount(p), n+1), experiment.MulSat(int64(len(g.Probabilities)), n+2), 7*n)
+	// a block's cells are numbers but for its first column
+	return experiment.AddSat(experiment.MulSat(int64(unsafe.Sizeof(results.Value{})), cells), 2048)
+}
+
 // viewBytes bounds the lesson's views of one source of p periods: their
 // cells, and per block its header and its rows' slices.
 func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
@@ -255,8 +283,8 @@ func taskBytes(e *experiment.Experiment, sources int64) int64 {
 			tasks = experiment.AddSat(tasks, int64(n/chunkSize+1))
 		}
 	}
-	perSource := int64(unsafe.Sizeof(Piece{})+unsafe.Sizeof(model.Source{})) + 64
-	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(Piece{}))), perSource))
+	perSource := int64(unsafe.Sizeof(piece{})+unsafe.Sizeof(model.Source{})) + 64
+	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(piece{}))), perSource))
 }
 
 // workbookBytes bounds what the workbook writer keeps in memory: the
@@ -312,9 +340,9 @@ func MiB(bytes int64) string {
 	return strconv.FormatInt((bytes+(1<<20)-1)>>20, 10) + " MiB"
 }
 
-// MiBBytes returns n mebibytes in bytes, saturating at math.MaxInt64, for
+// mibBytes returns n mebibytes in bytes, saturating at math.MaxInt64, for
 // limits given in MiB such as --max-memory.
-func MiBBytes(n int64) int64 {
+func mibBytes(n int64) int64 {
 	if n > math.MaxInt64>>20 {
 		return math.MaxInt64
 	}

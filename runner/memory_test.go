@@ -51,7 +51,7 @@ func TestMiBBytesSaturates(t *testing.T) {
 		{0, 0}, {1, 1 << 20}, {4096, 4096 << 20}, {math.MaxInt64 >> 20, (math.MaxInt64 >> 20) << 20},
 		{math.MaxInt64>>20 + 1, math.MaxInt64}, {math.MaxInt64, math.MaxInt64},
 	} {
-		if got := MiBBytes(tt.mib); got != tt.want {
+		if got := mibBytes(tt.mib); got != tt.want {
 			t.Errorf("MiBBytes(%d) = %d, want %d", tt.mib, got, tt.want)
 		}
 	}

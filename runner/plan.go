@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ckptlab/model"
+	"ckptlab/internal/words"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -27,7 +27,7 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	known := []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON}
 	for _, f := range formats {
 		if !slices.Contains(known, f) {
-			return fmt.Errorf("%q is not a format (want %s)", f, experiment.OrList(known))
+			return fmt.Errorf("%q is not a format (want %s)", f, words.Or(known))
 		}
 	}
 	var b strings.Builder
@@ -38,40 +38,11 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 		fmt.Fprintf(&b, "  %-16s %s\n", key, value)
 	}
 	fmt.Fprintf(&b, "%s  %s\n", e.Name, e.File)
-	if e.Description != "" {
-		line("description", e.Description)
-	}
-	line("version", strconv.Itoa(e.Version))
-	line("seeds", planList(e.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) }))
-	line("subscribers", planList(e.Subscribers, strconv.Itoa))
-	line("periods", planList(e.Periods, strconv.Itoa))
-	line("partition_key", planList(e.PartitionKeys, model.PartitionKey.String))
-	line("workers", planList(e.Workers, strconv.Itoa))
-	line("state_rows", planList(e.StateRows, experiment.StateRowsText))
-	line("risk_level", experiment.ShortFloat(e.RiskLevel))
-	line("probabilities", planList(e.Probabilities, experiment.ShortFloat))
-	if e.IntervalsAll {
-		line("intervals", "all (none and 1..P for each periods value P)")
-	} else {
-		line("intervals", planList(e.Intervals, model.Interval.String))
-	}
-	line("start", e.Start.String())
-	line("missing", strconv.Itoa(e.Missing))
-	line("duplicates", strconv.Itoa(e.Duplicates))
-	line("failure_period", e.FailurePeriod.String())
-	if e.FailurePeriods == nil {
-		line("failure_periods", "all (every period but the first)")
-	} else {
-		line("failure_periods", planList(e.FailurePeriods, model.Month.String))
-	}
-	if e.FailureWeights != nil {
-		line("failure_weights", e.WeightsText()+" (every other failure 1)")
-	}
-	writeCases(line, e)
+	writeSettings(line, e)
 	sizes := e.Sizes()
-	line("sources", CountText(sizes.Sources))
-	line("grid rows", CountText(sizes.GridRows))
-	line("failures rows", CountText(sizes.FailureRows))
+	line("sources", countText(sizes.Sources))
+	line("grid rows", countText(sizes.GridRows))
+	line("failures rows", countText(sizes.FailureRows))
 	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, formats)))
 	if limits.MaxPoints > 0 {
 		limits.Formats = formats
@@ -88,7 +59,38 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	return err
 }
 
-// writeCases writes a line per case, with its sizes, and per exclude entry.
+// writeSettings writes a line per key the experiment sets, in the order of
+// the key table (experiment.Settings), the name aside: it heads the plan.
+// An axis is shortened when long, a case or an exclude entry has a line of
+// its own.
+func writeSettings(line func(key, value string), e *experiment.Experiment) {
+	for _, s := range e.Settings() {
+		switch {
+		case s.Key == "name": // the heading
+		case s.Key == "description" && e.Description == "":
+		case s.Key == "cases":
+			writeCases(line, e)
+		case s.Key == "exclude":
+			writeExclude(line, e)
+		case s.Key == "failure_weights":
+			line(s.Key, s.Values[0]+" (every other failure 1)")
+		case s.All:
+			line(s.Key, "all ("+allMeans[s.Key]+")")
+		case s.List:
+			line(s.Key, planList(s.Values))
+		default:
+			line(s.Key, s.Values[0])
+		}
+	}
+}
+
+// allMeans says what the word all stands for, by key.
+var allMeans = map[string]string{
+	"intervals":       "none and 1..P for each periods value P",
+	"failure_periods": "every period but the first",
+}
+
+// writeCases writes a line per case, with its sizes.
 func writeCases(line func(key, value string), e *experiment.Experiment) {
 	for i, g := range e.Cases {
 		what := g.Describe(planValues, experiment.ShortFloat)
@@ -97,8 +99,12 @@ func writeCases(line func(key, value string), e *experiment.Experiment) {
 		}
 		sz := e.GridSizes(&g)
 		line(firstOnly(i, "cases"), fmt.Sprintf("[%d] %s: %s, %s grid rows, %s failures rows",
-			i, what, countNoun(sz.Sources, "source"), CountText(sz.GridRows), CountText(sz.FailureRows)))
+			i, what, countNoun(sz.Sources, "source"), countText(sz.GridRows), countText(sz.FailureRows)))
 	}
+}
+
+// writeExclude writes a line per exclude entry.
+func writeExclude(line func(key, value string), e *experiment.Experiment) {
 	for i, x := range e.Exclude {
 		line(firstOnly(i, "exclude"),
 			fmt.Sprintf("[%d] %s", i, x.Describe(planValues, experiment.ShortFloat)))
@@ -119,7 +125,7 @@ func countNoun(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return CountText(n) + " " + noun + "s"
+	return countText(n) + " " + noun + "s"
 }
 
 // planValues writes the values of one key of a case or an exclude entry:
@@ -136,24 +142,16 @@ func planValues(v []string) string {
 
 // planList writes the values of an axis, shortening a long one to its
 // first values, an ellipsis and its last value: "0, 0.05, 0.1, … 1 (21 values)".
-func planList[T any](values []T, format func(T) string) string {
+func planList(values []string) string {
 	if len(values) <= experiment.LongAxis {
-		s := make([]string, len(values))
-		for i, v := range values {
-			s[i] = format(v)
-		}
-		return strings.Join(s, ", ")
+		return strings.Join(values, ", ")
 	}
-	s := make([]string, experiment.ShownOfLong)
-	for i := range s {
-		s[i] = format(values[i])
-	}
-	return fmt.Sprintf("%s, … %s (%d values)", strings.Join(s, ", "), format(values[len(values)-1]), len(values))
+	return fmt.Sprintf("%s, … %s (%d values)", strings.Join(values[:experiment.ShownOfLong], ", "), values[len(values)-1], len(values))
 }
 
-// CountText writes a count of the experiment's sizes, saying so when it
+// countText writes a count of the experiment's sizes, saying so when it
 // saturated.
-func CountText(n int64) string {
+func countText(n int64) string {
 	if n == math.MaxInt64 {
 		return "more than " + strconv.FormatInt(n-1, 10)
 	}

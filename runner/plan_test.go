@@ -25,20 +25,20 @@ func TestWritePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `lesson  experiments/lesson.yaml
-  description      State in Stream Engines, all tables
   version          1  # default
+  description      State in Stream Engines, all tables
   seeds            20260218  # default
   subscribers      200  # default
   periods          12  # default
+  start            2026-01  # default
+  missing          0  # default
+  duplicates       0  # default
   partition_key    subscriber  # default
   workers          4  # default
   state_rows       subscribers  # default
   risk_level       0.95  # default
   probabilities    1, 0.75, 0.5, 0.25  # default
   intervals        none, 6, 4, 3, 2, 1  # default
-  start            2026-01  # default
-  missing          0  # default
-  duplicates       0  # default
   failure_period   2026-09  # default
   failure_periods  all (every period but the first)  # default
   sources          1

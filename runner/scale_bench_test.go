@@ -52,7 +52,7 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
-// sweepExperiment is the worker sweep of the README's Performance section
+// sweepExperiment is the worker sweep of bench/README.md
 // (bench/sweep.yaml): 100,000 subscribers over 60 periods, every worker
 // count from 1 to 1024.
 func sweepExperiment() *experiment.Experiment {

@@ -15,16 +15,16 @@ type Shard struct{ I, N int }
 // String returns the shard as its file is named: "I-of-N".
 func (s Shard) String() string { return fmt.Sprintf("%d-of-%d", s.I, s.N) }
 
-// MaxShards is the most parts a run may be cut into: Kubernetes runs at
+// maxShards is the most parts a run may be cut into: Kubernetes runs at
 // most 100,000 completions of an Indexed Job, and the other engines fewer
 // tasks of an array. A bound keeps merge's bookkeeping and its messages
 // small whatever N a shard file or a command line names.
-const MaxShards = 100_000
+const maxShards = 100_000
 
-// Valid reports whether 1 <= I <= N <= MaxShards.
-func (s Shard) Valid() bool { return s.N >= 1 && s.N <= MaxShards && s.I >= 1 && s.I <= s.N }
+// Valid reports whether 1 <= I <= N <= maxShards.
+func (s Shard) Valid() bool { return s.N >= 1 && s.N <= maxShards && s.I >= 1 && s.I <= s.N }
 
-// Part returns the pieces of the I-th of N parts of the work, at most one
+// shardPart returns the pieces of the I-th of N parts of the work, at most one
 // per source, in source order.
 //
 // The parts are balanced by work, a source of S subscribers and P periods
@@ -38,16 +38,16 @@ func (s Shard) Valid() bool { return s.N >= 1 && s.N <= MaxShards && s.I >= 1 &&
 // inside a smaller source. The parts depend only on the sources, so every
 // machine computes the same ones. A part is empty when N exceeds the
 // number of subscribers.
-func Part(e *experiment.Experiment, s Shard) []Piece { return partOf(e.SourceList(), s) }
+func shardPart(e *experiment.Experiment, s Shard) []piece { return partOf(e.SourceList(), s) }
 
 // partOf is Part of the sources srcs.
-func partOf(srcs []model.Source, s Shard) []Piece {
+func partOf(srcs []model.Source, s Shard) []piece {
 	var total uint64
 	for _, src := range srcs {
 		total += uint64(src.Subscribers) * uint64(src.Periods)
 	}
 	from, to := cut(total, s.I-1, s.N), cut(total, s.I, s.N)
-	var out []Piece
+	var out []piece
 	var start uint64 // the source's first unit
 	for k, src := range srcs {
 		p := uint64(src.Periods)
@@ -58,7 +58,7 @@ func partOf(srcs []model.Source, s Shard) []Piece {
 			return int(min((b-start+p-1)/p, uint64(src.Subscribers)))
 		}
 		if lo, hi := first(from), first(to); lo < hi {
-			out = append(out, Piece{Source: k, Lo: lo, Hi: hi})
+			out = append(out, piece{Source: k, Lo: lo, Hi: hi})
 		}
 		start += uint64(src.Subscribers) * p
 	}
@@ -75,8 +75,8 @@ func cut(total uint64, k, n int) uint64 {
 // within returns the pieces of work that lie inside part: the work pieces,
 // in source order, cut to the part's ranges (at most one per source), so
 // that a shard keeps the granularity Count draws in parallel.
-func within(work, part []Piece) []Piece {
-	var out []Piece
+func within(work, part []piece) []piece {
+	var out []piece
 	j := 0
 	for _, w := range work {
 		for j < len(part) && part[j].Source < w.Source {
@@ -90,7 +90,7 @@ func within(work, part []Piece) []Piece {
 			continue
 		}
 		if lo, hi := max(w.Lo, p.Lo), min(w.Hi, p.Hi); lo < hi {
-			out = append(out, Piece{Source: w.Source, Lo: lo, Hi: hi})
+			out = append(out, piece{Source: w.Source, Lo: lo, Hi: hi})
 		}
 	}
 	return out

@@ -56,9 +56,9 @@ func ParseShard(value string, getenv func(string) string) (Shard, error) {
 		if n, err = strconv.Atoi(nText); err != nil || n < 1 {
 			return Shard{}, fmt.Errorf("--shard %s: %q is not a number of shards (want I/N with 1 <= I <= N, auto or auto/N)", value, nText)
 		}
-		if n > MaxShards {
+		if n > maxShards {
 			return Shard{}, fmt.Errorf("--shard %s: %d shards are more than %d, the most a run is cut into (want N <= %d)",
-				value, n, MaxShards, MaxShards)
+				value, n, maxShards, maxShards)
 		}
 	}
 	if spec != "auto" {

@@ -210,7 +210,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 			if _, err := Merge(ctx, e, dir); err != nil {
 				t.Fatalf("the shards as written: %v", err)
 			}
-			path := filepath.Join(ShardsDir(dir, e), "1-of-2")
+			path := filepath.Join(shardsDir(dir, e), "1-of-2")
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -249,8 +249,8 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 		data, _ := os.ReadFile(run.Path)
 		f := readForged(t, data)
 		f.setHeader("experiment", e.Name)
-		f.setHeader("hash", Hash(e))
-		os.WriteFile(filepath.Join(ShardsDir(dir, e), "1-of-2"), f.bytes(), 0o644)
+		f.setHeader("hash", configHash(e))
+		os.WriteFile(filepath.Join(shardsDir(dir, e), "1-of-2"), f.bytes(), 0o644)
 		_, err = Merge(ctx, e, dir)
 		if err == nil || !strings.Contains(err.Error(), "its pieces are not those of shard 1 of 2") {
 			t.Errorf("Merge = %v, want the foreign pieces refused", err)

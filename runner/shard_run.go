@@ -16,16 +16,16 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// ShardsDir returns the folder of an experiment's shard files,
+// shardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
-func ShardsDir(dir string, e *experiment.Experiment) string {
+func shardsDir(dir string, e *experiment.Experiment) string {
 	return filepath.Join(dir, e.Name, atomicfs.ShardsDir)
 }
 
-// Hash returns the hash of the resolved experiment that shard files carry:
+// configHash returns the hash of the resolved experiment that shard files carry:
 // the results.Set.ConfigHash of its configuration. Shards of one run agree
 // on it however the file was laid out or overridden.
-func Hash(e *experiment.Experiment) string {
+func configHash(e *experiment.Experiment) string {
 	return results.Set{Config: Config(e)}.ConfigHash()
 }
 
@@ -42,7 +42,7 @@ type ShardRun struct {
 }
 
 // RunShard counts shard s of the experiment and writes its shard file into
-// ShardsDir(dir, e), atomically. A shard is idempotent: when a complete
+// shardsDir(dir, e), atomically. A shard is idempotent: when a complete
 // file of the same experiment and shard is already there, RunShard keeps it
 // and counts nothing, so engines that retry a shard, and a user who reruns
 // a partial run, redo only what is missing.
@@ -50,8 +50,8 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if !s.Valid() {
 		return ShardRun{}, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N)", s.I, s.N)
 	}
-	run := ShardRun{Path: filepath.Join(ShardsDir(dir, e), s.String())}
-	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
+	run := ShardRun{Path: filepath.Join(shardsDir(dir, e), s.String())}
+	hash, srcs, parts := configHash(e), e.SourceList(), e.Partitionings()
 	if _, err := os.Lstat(run.Path); err == nil {
 		f, err := ReadShardFile(run.Path, maxShardBytes(srcs, parts))
 		if err == nil {
@@ -70,7 +70,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	part := partOf(srcs, s)
 	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
 	if len(part) > 0 {
-		tallies, err := Count(ctx, e, opt, within(Work(e), part))
+		tallies, err := countPieces(ctx, e, opt, within(allWork(e), part))
 		if err != nil {
 			return run, err
 		}
@@ -133,7 +133,7 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []mode
 			f.Name, f.Hash, e.Name, hash)
 	}
 	if !f.Shard.Valid() {
-		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, MaxShards)
+		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, maxShards)
 	}
 	if !slices.Equal(f.Pieces, partOf(srcs, f.Shard)) {
 		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
@@ -160,14 +160,14 @@ func fits(t *model.Tally, src model.Source, parts []model.Partitioning) bool {
 	return t.Periods() == src.Periods && slices.Equal(t.Partitionings(), parts)
 }
 
-// MissingShardsError is Merge's error when shard files are missing.
-type MissingShardsError struct {
+// missingShardsError is Merge's error when shard files are missing.
+type missingShardsError struct {
 	Dir     string
 	N       int
 	Missing []int // 1-based shard indexes, increasing
 }
 
-func (m *MissingShardsError) Error() string {
+func (m *missingShardsError) Error() string {
 	const shown = 20 // indexes named; the count says how many more
 	idx := make([]string, 0, min(len(m.Missing), shown)+1)
 	for _, k := range m.Missing[:min(len(m.Missing), shown)] {
@@ -180,20 +180,20 @@ func (m *MissingShardsError) Error() string {
 		m.Dir, len(m.Missing), m.N, strings.Join(idx, ", "), m.N)
 }
 
-// Merge reads the shard files of the experiment in ShardsDir(dir, e) and
+// Merge reads the shard files of the experiment in shardsDir(dir, e) and
 // returns the result an unsharded run gives, to the last count.
 //
 // It refuses, listing every problem at once: a folder without shard files,
 // a file that is not a complete shard file, a shard of another experiment,
 // shards of more than one N, a shard present twice, and missing shards
-// (a *MissingShardsError among the joined errors; a shard whose file is
+// (a *missingShardsError among the joined errors; a shard whose file is
 // there but refused is reported once, as refused). Hidden files, the
 // temporaries of shards still running or killed, are ignored. Files are
 // read one at a time and their tallies summed: time and memory grow with
 // the tallies, never with subscribers. It waits for the output folder's
 // lock (atomicfs.LockFolder), which ctx may end.
 func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
-	folder := ShardsDir(dir, e)
+	folder := shardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
@@ -220,7 +220,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	m := merger{e: e, hash: Hash(e), srcs: e.SourceList(), parts: e.Partitionings(),
+	m := merger{e: e, hash: configHash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
 	m.limit = maxShardBytes(m.srcs, m.parts)
 	m.tallies = make([]*model.Tally, len(m.srcs))
@@ -244,7 +244,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	if len(m.problems) > 0 {
 		return nil, errors.Join(m.problems...)
 	}
-	return Assemble(e, m.tallies), nil
+	return assemble(e, m.tallies), nil
 }
 
 // merger sums the tallies of shard files one at a time and collects every
@@ -308,6 +308,6 @@ func (m *merger) missing(folder string) {
 		}
 	}
 	if len(missing) > 0 {
-		m.problems = append(m.problems, &MissingShardsError{Dir: folder, N: n, Missing: missing})
+		m.problems = append(m.problems, &missingShardsError{Dir: folder, N: n, Missing: missing})
 	}
 }

@@ -59,7 +59,7 @@ func TestPartCoversEverySubscriberOnce(t *testing.T) {
 			next := make([]int, len(srcs)) // the next subscriber each source expects
 			for i := 1; i <= n; i++ {
 				var work int64
-				for _, p := range Part(e, Shard{i, n}) {
+				for _, p := range shardPart(e, Shard{i, n}) {
 					if p.Lo != next[p.Source] || p.Hi <= p.Lo {
 						t.Fatalf("%s, shard %d of %d: piece %+v, want one starting at %d", name, i, n, p, next[p.Source])
 					}
@@ -84,8 +84,8 @@ func TestPartCoversEverySubscriberOnce(t *testing.T) {
 func TestPartSplitsALargeSource(t *testing.T) {
 	e := shardExperiments()["large"]
 	for i := 1; i <= 4; i++ {
-		part := Part(e, Shard{i, 4})
-		if !slices.ContainsFunc(part, func(p Piece) bool { return p.Source == 1 && p.Hi-p.Lo < 40000 }) {
+		part := shardPart(e, Shard{i, 4})
+		if !slices.ContainsFunc(part, func(p piece) bool { return p.Source == 1 && p.Hi-p.Lo < 40000 }) {
 			t.Errorf("shard %d of 4 has %v, want part of source 1", i, part)
 		}
 	}
@@ -268,7 +268,7 @@ func TestMergeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			tt.prepare(t, dir, ShardsDir(dir, e))
+			tt.prepare(t, dir, shardsDir(dir, e))
 			res, err := Merge(context.Background(), e, dir)
 			if err == nil {
 				t.Fatalf("merged %v, want an error", res)
@@ -278,7 +278,7 @@ func TestMergeRefuses(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
 			}
-			var missing *MissingShardsError
+			var missing *missingShardsError
 			if errors.As(err, &missing) != (tt.name == "missing") {
 				t.Errorf("error %q: MissingShardsError %v, want only for missing shards", err, missing)
 			}
@@ -294,7 +294,7 @@ func TestMergeIgnoresTemporaries(t *testing.T) {
 	if _, err := RunShard(context.Background(), e, Options{}, Shard{1, 1}, dir); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(ShardsDir(dir, e), ".1-of-1.tmp-123"), []byte("ckptlab shard file 1\ntool"), 0o644)
+	os.WriteFile(filepath.Join(shardsDir(dir, e), ".1-of-1.tmp-123"), []byte("ckptlab shard file 1\ntool"), 0o644)
 	if _, err := Merge(context.Background(), e, dir); err != nil {
 		t.Error(err)
 	}
@@ -343,7 +343,7 @@ func FuzzShardFile(f *testing.F) {
 		}
 		f.Add(data[:bytes.LastIndex(data, []byte("sha256: "))])
 	}
-	hash, srcs, parts := Hash(e), e.SourceList(), e.Partitionings()
+	hash, srcs, parts := configHash(e), e.SourceList(), e.Partitionings()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sum := sha256.Sum256(body)
 		data := fmt.Appendf(slices.Clip(body), "sha256: %x\n", sum)
@@ -356,8 +356,8 @@ func FuzzShardFile(f *testing.F) {
 // TestMissingShardsMessage checks that a merge missing many shards names
 // the first few and counts the rest, rather than printing every index.
 func TestMissingShardsMessage(t *testing.T) {
-	m := &MissingShardsError{Dir: "out/x/shards", N: MaxShards}
-	for i := 1; i <= MaxShards; i++ {
+	m := &missingShardsError{Dir: "out/x/shards", N: maxShards}
+	for i := 1; i <= maxShards; i++ {
 		m.Missing = append(m.Missing, i)
 	}
 	msg := m.Error()

@@ -17,10 +17,10 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// ShardFormat is the version of the shard file format. A reader refuses
+// shardFormat is the version of the shard file format. A reader refuses
 // any other version: a shard file is an intermediate result, made and
 // merged by the same release, and is cheap to make again.
-const ShardFormat = 1
+const shardFormat = 1
 
 // shardMagic is the first line of every shard file.
 const shardMagic = "ckptlab shard file"
@@ -79,7 +79,7 @@ type ShardFile struct {
 	Name    string
 	Hash    string
 	Shard   Shard
-	Pieces  []Piece
+	Pieces  []piece
 	Tallies []SourceTally
 }
 
@@ -92,7 +92,7 @@ type SourceTally struct {
 // WriteTo writes the shard file's bytes to w.
 func (f *ShardFile) WriteTo(w io.Writer) (int64, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %d\n", shardMagic, ShardFormat)
+	fmt.Fprintf(&b, "%s %d\n", shardMagic, shardFormat)
 	fmt.Fprintf(&b, "tool: %s\nexperiment: %s\nhash: %s\n", f.Tool, f.Name, f.Hash)
 	fmt.Fprintf(&b, "shard: %d of %d\npieces: %d\n", f.Shard.I, f.Shard.N, len(f.Pieces))
 	for _, p := range f.Pieces {
@@ -138,12 +138,12 @@ func ReadShardFile(path string, limit int64) (*ShardFile, error) {
 var errTruncated = errors.New("not a complete shard file (no checksum line at its end: truncated?)")
 
 func parseShardFile(data []byte) (*ShardFile, error) {
-	magic := fmt.Sprintf("%s %d\n", shardMagic, ShardFormat)
+	magic := fmt.Sprintf("%s %d\n", shardMagic, shardFormat)
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		if bytes.HasPrefix(data, []byte(shardMagic+" ")) {
 			line, _, _ := bytes.Cut(data, []byte("\n"))
 			return nil, fmt.Errorf("shard file format %q is not supported (want %d); make the shards again with this ckptlab",
-				strings.TrimPrefix(string(line), shardMagic+" "), ShardFormat)
+				strings.TrimPrefix(string(line), shardMagic+" "), shardFormat)
 		}
 		return nil, errors.New("not a ckptlab shard file")
 	}
@@ -171,7 +171,7 @@ func parseShardFile(data []byte) (*ShardFile, error) {
 		if r.err != nil {
 			break
 		}
-		var p Piece
+		var p piece
 		r.scan(r.field("piece"), "%d %d %d", &p.Source, &p.Lo, &p.Hi)
 		f.Pieces = append(f.Pieces, p)
 	}

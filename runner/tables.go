@@ -39,7 +39,7 @@ var gridColumns = []tableColumn[gridRow]{
 	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }).shownAs(results.Total),
 	floatColumn("average", 1, func(p *gridRow) float64 { return p.c.Average() }),
 	floatColumn("average_total", 1, func(p *gridRow) float64 { return p.c.AverageTotal(p.stateRows) }),
-	floatColumn("expected_total", 1, func(p *gridRow) float64 { return p.c.ExpectedTotal(p.prob, p.stateRows) }),
+	floatColumn("expected_total", 1, func(p *gridRow) float64 { return expectedTotal(*p.c, p.prob, p.stateRows) }),
 	boolColumn("best", func(p *gridRow) bool { return p.best }),
 	intColumn("busiest_worker_worst", func(p *gridRow) int64 { return p.c.BusiestWorst }),
 	floatColumn("tail_total", 1, func(p *gridRow) float64 { return p.tail }),
@@ -47,7 +47,7 @@ var gridColumns = []tableColumn[gridRow]{
 
 // GridTable returns grid.csv's table. Rows are computed as they are read:
 // nested loops over the axes in column order, each in declared order,
-// interval fastest (SPEC §4), grid by grid of the experiment's cases; the
+// interval fastest (README.md#result-tables), grid by grid of the experiment's cases; the
 // excluded points are left out, and best is the least expected total among
 // the points left.
 func (r *Result) GridTable() results.Table {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"iter"
 
 	"ckptlab/model"
 	"ckptlab/results"
@@ -10,40 +11,77 @@ import (
 // Views returns the lesson's own tables for the result, one block per
 // combination of the axes each depends on, with the lesson's column names.
 // A block shows the intervals with a point left in the grid for the
-// combination, and no block is left with none.
+// combination, and no block is left with none. Each view makes its blocks
+// when ranged over, in table order, one at a time: a sweep's views are
+// never held whole.
 func (r *Result) Views() []results.View {
-	rec := results.View{Name: "recovery", Title: "Recovery at the named failure: rows the whole job recomputes"}
-	mat := results.View{Name: "matrix", Title: "Rows recomputed, failure × interval"}
-	cost := results.View{Name: "cost", Title: "Certain cost of checkpoints, and worst and average recovery over the failure set"}
-	prob := results.View{Name: "probability", Title: "Expected total (probability × average recovery + certain cost) and the best interval"}
-	part := results.View{Name: "partition", Title: "Rows the single failed worker asks back at the named failure"}
-	for _, sr := range r.Sources {
-		title := sr.title()
-		// the whole stream's figures are the same in every part; an
-		// interval shows where a point of it is left in the grid
-		costs := pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
-		rec.Blocks = append(rec.Blocks, sr.recoveryBlock(title, costs))
-		mat.Blocks = append(mat.Blocks, sr.matrixBlock(title, costs))
-		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			one := []int{stateRows}
-			left := r.anyLeft(sr, nil, one, nil)
-			if none(left) {
-				continue
+	return []results.View{
+		{Name: "recovery", Title: "Recovery at the named failure: rows the whole job recomputes",
+			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
+				return yield(sr.recoveryBlock(title, r.wholeStream(sr)))
+			})},
+		{Name: "matrix", Title: "Rows recomputed, failure × interval",
+			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
+				return yield(sr.matrixBlock(title, r.wholeStream(sr)))
+			})},
+		{Name: "cost", Title: "Certain cost of checkpoints, and worst and average recovery over the failure set",
+			Each: r.stateRowsBlocks(func(sr *SourceResult, title string, stateRows int, left []bool) results.Block {
+				return costBlock(title, pick(sr.Parts[0].Costs, left), stateRows)
+			})},
+		{Name: "probability", Title: "Expected total (probability × average recovery + certain cost) and the best interval",
+			Each: r.stateRowsBlocks(func(sr *SourceResult, title string, stateRows int, left []bool) results.Block {
+				return r.probabilityBlock(title, sr, stateRows, left)
+			})},
+		{Name: "partition", Title: "Rows the single failed worker asks back at the named failure",
+			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
+				for _, pr := range sr.Parts {
+					left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
+					if none(left) {
+						continue
+					}
+					t := fmt.Sprintf("%s, partitioned by %s over %s", title, pr.Key, countNoun(int64(pr.Partitioning.Workers), "worker"))
+					if !yield(partitionBlock(t, pick(pr.Costs, left))) {
+						return false
+					}
+				}
+				return true
+			})},
+	}
+}
+
+// sourceBlocks ranges over the blocks blocks makes of each source, in
+// table order, each source with its title; blocks reports whether to go on.
+func (r *Result) sourceBlocks(blocks func(sr *SourceResult, title string, yield func(results.Block) bool) bool) iter.Seq[results.Block] {
+	return func(yield func(results.Block) bool) {
+		for _, sr := range r.Sources {
+			if !blocks(sr, sr.title(), yield) {
+				return
 			}
-			t := fmt.Sprintf("%s, state rows %d", title, stateRows)
-			cost.Blocks = append(cost.Blocks, costBlock(t, pick(sr.Parts[0].Costs, left), stateRows))
-			prob.Blocks = append(prob.Blocks, r.probabilityBlock(t, sr, stateRows, left))
-		}
-		for _, pr := range sr.Parts {
-			left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
-			if none(left) {
-				continue
-			}
-			t := fmt.Sprintf("%s, partitioned by %s over %s", title, pr.Key, countNoun(int64(pr.Partitioning.Workers), "worker"))
-			part.Blocks = append(part.Blocks, partitionBlock(t, pick(pr.Costs, left)))
 		}
 	}
-	return []results.View{rec, mat, cost, prob, part}
+}
+
+// stateRowsBlocks ranges over a block per source and state rows with a
+// point left, in table order, made by block with the intervals left.
+func (r *Result) stateRowsBlocks(block func(sr *SourceResult, title string, stateRows int, left []bool) results.Block) iter.Seq[results.Block] {
+	return r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
+		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
+			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
+			if none(left) {
+				continue
+			}
+			if !yield(block(sr, fmt.Sprintf("%s, state rows %d", title, stateRows), stateRows, left)) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// wholeStream returns the whole stream's costs of the intervals with a
+// point left: the same in every part.
+func (r *Result) wholeStream(sr *SourceResult) []model.Cost {
+	return pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
 }
 
 func (sr *SourceResult) title() string {
@@ -139,7 +177,7 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 			if !shown[i] {
 				continue
 			}
-			row = append(row, results.FloatValue(c.ExpectedTotal(p, stateRows)))
+			row = append(row, results.FloatValue(expectedTotal(c, p, stateRows)))
 			col++
 			if i == best {
 				b.Marked = append(b.Marked, [2]int{len(b.Rows), col})

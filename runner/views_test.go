@@ -12,7 +12,7 @@ import (
 // from the grid: the best interval per probability and its marked cell, and
 // one block per combination of the axes a view depends on.
 func TestLessonViews(t *testing.T) {
-	views := evaluate(t, experiment.Lesson("lesson")).Views()
+	views := heldViews(evaluate(t, experiment.Lesson("lesson")).Views())
 	var names []string
 	for _, v := range views {
 		names = append(names, v.Name)
@@ -40,7 +40,7 @@ func TestLessonViews(t *testing.T) {
 }
 
 func TestViewBlocksPerCombination(t *testing.T) {
-	views := evaluate(t, smallGrid()).Views()
+	views := heldViews(evaluate(t, smallGrid()).Views())
 	sources, stateRows, parts := 8, 2, 4
 	want := map[string]int{
 		"recovery":    sources,
@@ -72,4 +72,13 @@ func TestSetViewsOnlyWhenShown(t *testing.T) {
 			t.Errorf("Set(%v) has views: %v, want %v", tt.formats, got, tt.views)
 		}
 	}
+}
+
+// heldViews returns the views with their blocks made and held, for tests
+// that index them.
+func heldViews(views []results.View) []results.View {
+	for i := range views {
+		views[i].Blocks, views[i].Each = slices.Collect(views[i].All()), nil
+	}
+	return views
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"ckptlab/internal/words"
 	"ckptlab/results"
-	"ckptlab/runner/experiment"
 )
 
 // WhatIf returns the what-if sheet's figures: the first decision's
@@ -27,7 +27,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 		w.Intervals = append(w.Intervals, k.String())
 	}
 	for _, c := range first.sr.Parts[0].Costs {
-		w.Totals = append(w.Totals, c.ExpectedTotal(first.prob, first.stateRows))
+		w.Totals = append(w.Totals, expectedTotal(c, first.prob, first.stateRows))
 	}
 	var seen []*SourceResult
 	other := 0
@@ -52,7 +52,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 		w.Sources = append(w.Sources, src)
 	}
 	if other > 0 {
-		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, experiment.Plural(other, "source", "sources"))
+		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, words.Plural(other, "source", "sources"))
 	}
 	return w
 }

@@ -74,7 +74,7 @@ func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best stri
 			continue
 		}
 		for _, c := range sr.Parts[0].Costs {
-			totals = append(totals, results.FloatValue(c.ExpectedTotal(d.prob, d.stateRows)).String())
+			totals = append(totals, results.FloatValue(expectedTotal(c, d.prob, d.stateRows)).String())
 		}
 		// decisions.csv's best_interval, as its table writes it
 		for row := range r.DecisionsTable().Rows {

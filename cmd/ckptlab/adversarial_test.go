@@ -5,7 +5,9 @@ package main
 // The adversarial suite: every promise of the README's "The output folder"
 // and "Scaling out" sections, attacked as a careless user, a hostile one
 // and a crashing machine would. Each attack asserts that no byte of the
-// user's data, nor of the set the folder held before, was lost.
+// user's data, nor of the set the folder held before, was lost. It is
+// built on Linux only: it mounts a tmpfs, makes FIFOs and stops processes
+// with SIGSTOP.
 //
 // Attacks of other files: TestConcurrentRuns and TestKilledRuns
 // (folder_test.go: many runs at once, SIGKILL at random moments of runs),

@@ -2,15 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"fmt"
+	"ckptlab/internal/golden"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the code")
 
 // TestGolden runs every case under testdata/golden: a folder holding an
 // experiment.yaml and the files a run of it must write. With -update the
@@ -38,39 +34,8 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				golden := filepath.Join(dir, name)
-				if *update {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(string(got), string(want)))
-				}
+				golden.Check(t, filepath.Join(dir, name), got)
 			}
 		})
 	}
-}
-
-// firstDiff describes the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, gl, wl)
-		}
-	}
-	return "(same lines, different bytes)"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"ckptlab/internal/words"
 	"ckptlab/results"
 )
 
@@ -45,7 +46,7 @@ func checkSet(ctx context.Context, set results.Set, out string, formats []string
 func reportCheck(c checkCounts, stdout io.Writer) int {
 	extra := ""
 	if c.extra > 0 {
-		extra = fmt.Sprintf("; %d %s of no set", c.extra, plural(c.extra, "file is", "files are"))
+		extra = fmt.Sprintf("; %d %s of no set", c.extra, words.Plural(c.extra, "file is", "files are"))
 	}
 	switch {
 	case c.differ > 0:
@@ -57,12 +58,4 @@ func reportCheck(c checkCounts, stdout io.Writer) int {
 		return exitOK
 	}
 	return exitFailed
-}
-
-// plural returns one when n is 1, many otherwise.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

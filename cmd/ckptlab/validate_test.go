@@ -147,7 +147,7 @@ func TestValidateEveryError(t *testing.T) {
 	want := a + ":2:10: workers: 0 is not a worker count (want >= 1)\n" +
 		a + ":3:12: seeds[1]: 1 is listed twice (want each seed once)\n" +
 		a + ":4:1: colour: unknown key (want one of version, extends, name, description, seeds, subscribers, periods, " +
-		"partition_key, workers, state_rows, risk_level, probabilities, intervals, start, missing, duplicates, failure_period, failure_periods, failure_weights, cases, exclude)\n" +
+		"start, missing, duplicates, partition_key, workers, state_rows, risk_level, probabilities, intervals, failure_period, failure_periods, failure_weights, cases, exclude)\n" +
 		a + ":5:19: intervals[1]: 13 is not an interval (want none, all, or 1..12)\n" +
 		b + ":1:7: name: ../b is not a valid name (want [a-z0-9][a-z0-9_-]{0,63}, it names the output folder)\n"
 	if code != exitBadUser || stdout != "" || stderr != want {
@@ -260,20 +260,20 @@ func TestPlan(t *testing.T) {
 		"name: sweep\ndescription: every interval, 21 probabilities\nintervals: all\nprobabilities: {from: 0, to: 1, step: 0.05}\n")
 	code, stdout, stderr := ckptlab("plan", "-o", "results", "--format", "csv,xlsx", "--set", "workers=[2, 4]", path)
 	want := "sweep  " + path + `
-  description      every interval, 21 probabilities
   version          1  # default
+  description      every interval, 21 probabilities
   seeds            20260218  # default
   subscribers      200  # default
   periods          12  # default
+  start            2026-01  # default
+  missing          0  # default
+  duplicates       0  # default
   partition_key    subscriber  # default
   workers          2, 4  # --set
   state_rows       subscribers  # default
   risk_level       0.95  # default
   probabilities    0, 0.05, 0.1, … 1 (21 values)
   intervals        all (none and 1..P for each periods value P)
-  start            2026-01  # default
-  missing          0  # default
-  duplicates       0  # default
   failure_period   2026-09  # default
   failure_periods  all (every period but the first)  # default
   sources          1

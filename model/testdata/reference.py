@@ -1,5 +1,5 @@
-# The lesson's Python blocks ("State in Stream Engines"), generalized as SPEC §2
-# says: N subscribers, P periods from a start month, and the missing/duplicates
+# The lesson's Python blocks ("State in Stream Engines"), generalized as the model
+# (docs/design.md#the-model) says: N subscribers, P periods from a start month, and the missing/duplicates
 # faults. Used only to produce the reference values typed into model tests;
 # the Go tests never run it. Usage: python3 reference.py
 M32 = 0xFFFFFFFF

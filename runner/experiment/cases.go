@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -55,7 +56,7 @@ func (a *Axes) set(values map[string]*parsed) (intervalsAll bool) {
 // Grid is one cartesian grid of an experiment: the axes of one case of
 // the file's cases, with the file's values where the case is silent. A file
 // without cases is one grid, of the file's axes. The grid of an experiment
-// is the union of its grids, in order, less the excluded points (SPEC §7).
+// is the union of its grids, in order, less the excluded points (README.md#cases-and-exclusions).
 type Grid struct {
 	Axes
 	// IntervalsAll, when set, gives every periods value P the intervals
@@ -226,11 +227,7 @@ func (x *Exclusion) Describe(join func([]string) string, float func(float64) str
 
 // joinWith formats values and joins them.
 func joinWith[T any](values []T, format func(T) string, join func([]string) string) string {
-	s := make([]string, len(values))
-	for i, v := range values {
-		s[i] = format(v)
-	}
-	return join(s)
+	return join(words.Format(values, format))
 }
 
 // describe writes keys and their values as "k: v, k: v", the values

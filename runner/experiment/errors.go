@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"ckptlab/internal/words"
 	"cmp"
 	"fmt"
 	"slices"
@@ -71,18 +72,9 @@ func (l ErrorList) Error() string {
 		lines[i] = e.Error()
 	}
 	if rest := len(l) - len(shown); rest > 0 {
-		lines = append(lines, fmt.Sprintf("… and %d more %s (fix these first, then validate again)", rest, Plural(rest, "error", "errors")))
+		lines = append(lines, fmt.Sprintf("… and %d more %s (fix these first, then validate again)", rest, words.Plural(rest, "error", "errors")))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// Plural returns one for n == 1 and many otherwise. The messages of this
-// package and the headline of a run count things in the same words.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // sortErrors orders the errors of one experiment by file, in the order

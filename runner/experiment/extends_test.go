@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"ckptlab/internal/golden"
 	"errors"
 	"fmt"
 	"os"
@@ -47,26 +48,8 @@ func TestExtendsCorpus(t *testing.T) {
 				}
 				got = err.Error() + "\n"
 			}
-			golden(t, strings.TrimSuffix(path, ".yaml")+".golden", got)
+			golden.Check(t, strings.TrimSuffix(path, ".yaml")+".golden", []byte(got))
 		})
-	}
-}
-
-// golden compares got with the file at path, or writes it under -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v; run go test ./runner/experiment -update to write it", err)
-	}
-	if got != string(want) {
-		t.Errorf("got:\n%s\nwant (%s):\n%s", got, path, want)
 	}
 }
 

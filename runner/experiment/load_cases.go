@@ -8,10 +8,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
-// Safety caps of SPEC §7's keys: the checks of cases against each other
+// Safety caps of cases and exclude (README.md#cases-and-exclusions): the checks of cases against each other
 // are quadratic in their number, and exclusions are counted as bits of a
 // 64-bit mask.
 const (
@@ -75,7 +76,7 @@ func (c *checker) readItems(d *keyDef, n *yaml.Node, limit int) []*mapItem {
 		return nil
 	}
 	if len(n.Content) > limit {
-		c.fail(n, "", "%d items (want at most %d %s, a safety cap)", len(n.Content), limit, Plural(limit, d.Noun, pluralNoun(d.Noun)))
+		c.fail(n, "", "%d items (want at most %d %s, a safety cap)", len(n.Content), limit, words.Plural(limit, d.Noun, pluralNoun(d.Noun)))
 		return nil
 	}
 	var items []*mapItem
@@ -136,7 +137,7 @@ func caseKey(k string) (string, string) {
 		return k, ""
 	case d != nil:
 		return "", k + " is not an axis: it is no column of the grid, so it cannot tell two points apart " +
-			"(want it at the top level; a case sets only " + OrList(axisKeys) + ")"
+			"(want it at the top level; a case sets only " + words.Or(axisKeys) + ")"
 	case columnNames[k] != "":
 		return "", "unknown key in a case (did you mean " + columnNames[k] + "?)"
 	}
@@ -166,7 +167,7 @@ func suggestAmong(name string, names []string) string {
 	if len(best) == 1 || len(best) == 2 && axisOf(best[0]) == axisOf(best[1]) {
 		return "did you mean " + strings.Join(best, " or ") + "?"
 	}
-	return "want " + OrList(names)
+	return "want " + words.Or(names)
 }
 
 // sub returns a checker for the value of key below item it.

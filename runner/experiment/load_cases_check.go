@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -198,7 +199,7 @@ func shadowedBy(a, b *mapItem) string {
 	if len(by) == 0 {
 		return ""
 	}
-	return ", once " + andList(by) + " " + Plural(len(by), "replaces", "replace") +
+	return ", once " + words.And(by) + " " + words.Plural(len(by), "replaces", "replace") +
 		" the values the cases set, as the command line does in every case"
 }
 
@@ -282,10 +283,7 @@ const (
 
 // joinValues writes values as "a or b".
 func joinValues[T any](values []T, format func(T) string) string {
-	s := make([]string, len(values))
-	for i, v := range values {
-		s[i] = format(v)
-	}
+	s := words.Format(values, format)
 	if len(s) > LongAxis {
 		s = append(s[:ShownOfLong], "…")
 	}

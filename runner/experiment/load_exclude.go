@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"ckptlab/internal/words"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -15,7 +16,7 @@ func excludeKey(k string) (string, string) {
 	case columnNames[k] != "":
 		return columnNames[k], ""
 	case keyNamed(k) != nil:
-		return "", k + " is not a column of the grid, so it matches no point (want " + OrList(excludeNames) + ")"
+		return "", k + " is not a column of the grid, so it matches no point (want " + words.Or(excludeNames) + ")"
 	}
 	return "", "unknown key in an exclude entry (" + suggestAmong(k, excludeNames) + ")"
 }

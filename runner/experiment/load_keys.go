@@ -1,9 +1,9 @@
 package experiment
 
 import (
+	"ckptlab/internal/words"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // Safety caps. They keep the month arithmetic, the counts of the plan and
@@ -35,8 +35,8 @@ const (
 	typeMonth                     // a period label YYYY-MM
 	typeEnum                      // one of Enum
 	typeInterval                  // none or a whole number within Min..Max
-	typeCases                     // a list of cases, mappings of axis keys (SPEC §7)
-	typeExclude                   // a list of exclude entries (SPEC §7)
+	typeCases                     // a list of cases, mappings of axis keys (README.md#cases-and-exclusions)
+	typeExclude                   // a list of exclude entries (README.md#cases-and-exclusions)
 	typePaths                     // paths of files, one or a list (extends)
 	typeWeights                   // a mapping of period labels to whole numbers within Min..Max
 )
@@ -63,7 +63,10 @@ type keyDef struct {
 	Default  any       // the lesson's value, for the schema
 }
 
-// keyTable lists every key of an experiment file in the order of SPEC §3.
+// keyTable lists every key of an experiment file, in the order of the
+// README's example file. It is the one list of the keys: the JSON Schema,
+// the resolved experiment (Settings: experiment.yaml, its hash, the plan)
+// and the messages take their names and order from it.
 var keyTable = []*keyDef{
 	{Name: "version", Doc: "Schema version of the file; 1 is the only one so far.",
 		Type: typeInt, Min: 1, Max: 1, Noun: "supported version", Default: 1},
@@ -81,6 +84,12 @@ var keyTable = []*keyDef{
 	{Name: "periods", Doc: "Periods P of the generated source: an axis of whole numbers >= 2.",
 		Type: typeInt, Many: true, Range: true, Min: 2, Max: maxPeriods, Cap: true,
 		Noun: "period count", Default: 12},
+	{Name: "start", Doc: "Label of the first period, YYYY-MM.",
+		Type: typeMonth, Noun: "month", Default: "2026-01"},
+	{Name: "missing", Doc: "Records whose index field a fault removes: a whole number >= 0.",
+		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of missing records", Default: 0},
+	{Name: "duplicates", Doc: "Records a fault duplicates: a whole number >= 0.",
+		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of duplicates", Default: 0},
 	{Name: "partition_key", Doc: "Field of a stream row that distributes rows over workers: an axis.",
 		Type: typeEnum, Many: true, Enum: []string{"subscriber", "region", "type"},
 		Noun: "partition key", Default: "subscriber"},
@@ -98,12 +107,6 @@ var keyTable = []*keyDef{
 	{Name: "intervals", Doc: "Checkpoint intervals in periods: an axis of none and 1..P, or all (none, 1..P).",
 		Type: typeInterval, Many: true, Range: true, All: true, Min: 1, Max: maxPeriods,
 		Noun: "interval", Default: []any{"none", 6, 4, 3, 2, 1}},
-	{Name: "start", Doc: "Label of the first period, YYYY-MM.",
-		Type: typeMonth, Noun: "month", Default: "2026-01"},
-	{Name: "missing", Doc: "Records whose index field a fault removes: a whole number >= 0.",
-		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of missing records", Default: 0},
-	{Name: "duplicates", Doc: "Records a fault duplicates: a whole number >= 0.",
-		Type: typeInt, Min: 0, Max: maxFaults, Cap: true, Noun: "count of duplicates", Default: 0},
 	{Name: "failure_period", Doc: "The one named failure, a period label in the 2nd..last period of every periods value.",
 		Type: typeMonth, Label: true, Noun: "period label", Default: "2026-09"},
 	{Name: "failure_periods", Doc: "Failures averaged over: all (every period but the first) or a list of period labels.",
@@ -151,7 +154,7 @@ func (d *keyDef) want() string {
 	case typeMonth:
 		return "YYYY-MM"
 	case typeEnum:
-		return OrList(d.Enum)
+		return words.Or(d.Enum)
 	case typeInterval:
 		return "none, all, or 1..P"
 	case typeCases:
@@ -164,23 +167,6 @@ func (d *keyDef) want() string {
 		return "a mapping of period labels to whole numbers >= 0, such as {2026-06: 3}"
 	}
 	return ""
-}
-
-// OrList joins words as "a, b or c": what a message wants, when it is one
-// of a few words, here and in the errors of the plan of a run.
-func OrList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// andList joins words as "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // keyNames lists the names of every key, for messages about unknown keys.

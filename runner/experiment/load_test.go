@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ckptlab/internal/golden"
 	"ckptlab/model"
 )
 
@@ -42,21 +43,7 @@ func TestLoadCorpus(t *testing.T) {
 					t.Errorf("error without a position in %s: %#v", path, e)
 				}
 			}
-			golden := strings.TrimSuffix(path, ".yaml") + ".err"
-			got := err.Error() + "\n"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v; run go test ./runner/experiment -update to write it", err)
-			}
-			if got != string(want) {
-				t.Errorf("errors of %s:\n%s\nwant (%s):\n%s", path, got, golden, want)
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".yaml")+".err", []byte(err.Error()+"\n"))
 		})
 	}
 }

@@ -2,34 +2,18 @@ package experiment
 
 import (
 	"bytes"
+	"ckptlab/internal/golden"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// updateSchema rewrites experiment.schema.json from Schema().
-var updateSchema = update
-
 // schemaFile is the schema committed at the root of the module.
 var schemaFile = filepath.Join("..", "..", "experiment.schema.json")
 
 func TestSchemaFileIsCurrent(t *testing.T) {
-	got := Schema()
-	if *updateSchema {
-		if err := os.WriteFile(schemaFile, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(schemaFile)
-	if err != nil {
-		t.Fatalf("%v; run go test ./runner/experiment -update to write it", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from Schema(); run go test ./runner/experiment -update to rewrite it", schemaFile)
-	}
+	golden.Check(t, schemaFile, Schema())
 }
 
 func TestSchemaIsDeterministic(t *testing.T) {

@@ -3,7 +3,7 @@ package model
 import "slices"
 
 // Faults are the record indexes that the missing and duplicates faults of
-// SPEC §2 drew. A record index g counts records in generation order:
+// the model (docs/design.md#the-model) drew. A record index g counts records in generation order:
 // g = i*P + j for subscriber i and period j.
 type Faults struct {
 	// Missing lists, sorted and distinct, the records that lost their index

@@ -1,0 +1,43 @@
+package experiment
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestEveryKeyHasASetting checks that the resolved experiment writes every
+// key of the key table but extends, and no key the table lacks.
+func TestEveryKeyHasASetting(t *testing.T) {
+	for _, d := range keyTable {
+		if _, ok := settingOf[d.Name]; ok == (d.Name == ExtendsKey) {
+			t.Errorf("key %s: has a setting %v, want %v", d.Name, ok, !ok)
+		}
+	}
+	for key := range settingOf {
+		if keyNamed(key) == nil {
+			t.Errorf("setting %s names no key of the key table", key)
+		}
+	}
+}
+
+// TestSettingsInKeyOrder checks that the settings of an experiment that
+// sets every optional key come in the key table's order, extends aside.
+func TestSettingsInKeyOrder(t *testing.T) {
+	e, err := LoadBytes("x.yaml", []byte("name: x\nfailure_weights: {2026-06: 3}\ncases: [{workers: 2}, {workers: 3}]\n"+
+		"exclude: [{workers: 2, interval: 1}]\n"), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, s := range e.Settings() {
+		got = append(got, s.Key)
+	}
+	for _, d := range keyTable {
+		if d.Name != ExtendsKey {
+			want = append(want, d.Name)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("settings in the order\n%v\nwant the key table's\n%v", got, want)
+	}
+}
