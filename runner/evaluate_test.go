@@ -183,12 +183,12 @@ func TestCountRejectsPiecesOutsideTheExperiment(t *testing.T) {
 }
 
 // TestCountPanicIsAnError checks that a panic while counting, a bug, ends
-// Count with an error that says so instead of crashing the process, whose
+// countPieces with an error that says so instead of crashing the process, whose
 // exit code would read as bad input.
 func TestCountPanicIsAnError(t *testing.T) {
 	e := jobsExperiment()
 	opt := Options{Jobs: 3, Progress: func(done, total int64) { panic("a test panic") }}
-	_, err := Count(context.Background(), e, opt, Work(e))
+	_, err := countPieces(context.Background(), e, opt, allWork(e))
 	if err == nil || !strings.Contains(err.Error(), "internal error: counting panicked: a test panic") {
 		t.Errorf("Count = %v, want the panic as an error", err)
 	}
