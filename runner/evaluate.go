@@ -141,10 +141,18 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 		done int64      // subscribers counted, under mu
 	)
 	var wg sync.WaitGroup
+	var panicked atomic.Pointer[string] // a bug, reported as an error rather than a crash
 	for g := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					msg := fmt.Sprint(p)
+					panicked.CompareAndSwap(nil, &msg)
+					next.Store(int64(len(tasks))) // the others stop too
+				}
+			}()
 			mine := make([]*model.Tally, len(sources))
 			tallies[g] = mine
 			for {
@@ -159,15 +167,20 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 				}
 				src.Count(mine[t.Source], t.Lo, t.Hi)
 				if opt.Progress != nil {
-					mu.Lock()
-					done += int64(t.Hi - t.Lo)
-					opt.Progress(done, total)
-					mu.Unlock()
+					func() {
+						mu.Lock()
+						defer mu.Unlock() // released even if Progress panics
+						done += int64(t.Hi - t.Lo)
+						opt.Progress(done, total)
+					}()
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		return nil, fmt.Errorf("internal error: counting panicked: %s (a bug of ckptlab, not of the input; please report it)", *p)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

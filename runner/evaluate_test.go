@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"ckptlab/model"
@@ -178,5 +179,17 @@ func TestCountRejectsPiecesOutsideTheExperiment(t *testing.T) {
 	}
 	if tallies, err := countPieces(context.Background(), e, Options{}, []piece{{1, 7, 7}}); err != nil || tallies[1] != nil {
 		t.Errorf("empty piece: %v, %v; want no tally and no error", tallies, err)
+	}
+}
+
+// TestCountPanicIsAnError checks that a panic while counting, a bug, ends
+// countPieces with an error that says so instead of crashing the process, whose
+// exit code would read as bad input.
+func TestCountPanicIsAnError(t *testing.T) {
+	e := jobsExperiment()
+	opt := Options{Jobs: 3, Progress: func(done, total int64) { panic("a test panic") }}
+	_, err := countPieces(context.Background(), e, opt, allWork(e))
+	if err == nil || !strings.Contains(err.Error(), "internal error: counting panicked: a test panic") {
+		t.Errorf("Count = %v, want the panic as an error", err)
 	}
 }
