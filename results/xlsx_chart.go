@@ -207,6 +207,7 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 			Name:       fmt.Sprintf("'%s'!$%s$%d", sheet, columnName(j+1), top),
 			Categories: column(1),
 			Values:     column(j + 1),
+			Fill:       line.Fill, // excelize colours a line by its series' fill
 			Marker:     marker,
 			Line:       line,
 		})
