@@ -348,3 +348,19 @@ func mibBytes(n int64) int64 {
 	}
 	return n << 20
 }
+
+// HeapLimit is the soft limit a run of exps sets on the Go runtime's own
+// memory (runtime/debug.SetMemoryLimit): the largest figure MemoryBytes
+// gives one of them, less the program's share that the runtime does not
+// manage. With it the collector works harder as the heap nears the figure
+// plan prints, so a run's peak keeps within that figure even where the
+// collector's timing would otherwise let garbage pile past it; a run whose
+// live memory is below the figure, as MemoryBytes bounds it, never
+// collects more than it would without the limit.
+func HeapLimit(exps []*experiment.Experiment, jobs int, formats []string) int64 {
+	var most int64
+	for _, e := range exps {
+		most = max(most, MemoryBytes(e, jobs, formats))
+	}
+	return max(most-programBytes, minHeapBytes)
+}

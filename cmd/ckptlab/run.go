@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -90,6 +92,9 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ckptlab run: %s: %s\n", e.File, msg)
 			return exitBadUser
 		}
+	}
+	if os.Getenv("GOMEMLIMIT") == "" { // the user's own limit wins
+		debug.SetMemoryLimit(runner.HeapLimit(exps, limits.Jobs, limits.Formats))
 	}
 
 	ctx, stop := commandContext("run", stderr)
