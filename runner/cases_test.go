@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/internal/words"
 	"ckptlab/runner/experiment"
 )
 
@@ -95,5 +96,5 @@ func caseText(g experiment.Grid) string {
 			return s[0]
 		}
 		return "[" + strings.Join(s, ", ") + "]"
-	}, experiment.ShortFloat)
+	}, words.Float)
 }

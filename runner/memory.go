@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"ckptlab/internal/satmath"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -84,17 +85,17 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			if n == 0 {
 				continue
 			}
-			sources = experiment.AddSat(sources, n)
+			sources = satmath.Add(sources, n)
 			// a tally per goroutine that counts a task of the source
 			t := gm.tasks(e, p)
-			tasks = experiment.AddSat(tasks, experiment.MulSat(n, t))
-			tallies = experiment.AddSat(tallies, experiment.MulSat(n, min(j, t), gm.tallyBytes(p)))
-			evaluated = experiment.AddSat(evaluated, experiment.MulSat(n, gm.resultBytes(p)))
+			tasks = satmath.Add(tasks, satmath.Mul(n, t))
+			tallies = satmath.Add(tallies, satmath.Mul(n, min(j, t), gm.tallyBytes(p)))
+			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
 				viewsHeld = max(viewsHeld, viewBlockBytes(e, &g, p))
 			}
 			outcomes = max(outcomes, outcomeBytes(e, &g, p))
-			decisions = experiment.AddSat(decisions, experiment.MulSat(n, int64(len(g.StateRows)), int64(len(g.Probabilities))))
+			decisions = satmath.Add(decisions, satmath.Mul(n, int64(len(g.StateRows)), int64(len(g.Probabilities))))
 		}
 	}
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
@@ -105,8 +106,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if e.Missing > 0 || e.Duplicates > 0 {
 		scratch += 1 << 21
 	}
-	counting := experiment.AddSat(tallies, experiment.MulSat(min(j, tasks), scratch))
-	counting = experiment.AddSat(counting, taskBytes(e, sources))
+	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
+	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at, in each format that has them; the headline of the
 	// Markdown holds the decisions'.
@@ -127,23 +128,23 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			viewWriters++
 		}
 	}
-	viewsHeld = experiment.MulSat(viewWriters, viewsHeld)
+	viewsHeld = satmath.Mul(viewWriters, viewsHeld)
 	// The summary sheet and the Markdown each hold the first decisions
 	// (results.MarkdownLimit/200 rows), the Markdown its document too.
-	summary := experiment.MulSat(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
-	viewsHeld = experiment.AddSat(viewsHeld, summary)
+	summary := satmath.Mul(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
+	viewsHeld = satmath.Add(viewsHeld, summary)
 	if slices.Contains(formats, results.FormatMD) {
 		// its sections, the file's buffer, and the decisions' text
-		viewsHeld = experiment.AddSat(viewsHeld, experiment.AddSat(4*results.MarkdownLimit, summary/viewWriters))
+		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, summary/viewWriters))
 	}
-	writing := experiment.AddSat(axisBytes(e), experiment.MulSat(holders, outcomes))
-	writing = experiment.AddSat(writing, experiment.AddSat(viewsHeld, tables*tableBytes))
+	writing := satmath.Add(axisBytes(e), satmath.Mul(holders, outcomes))
+	writing = satmath.Add(writing, satmath.Add(viewsHeld, tables*tableBytes))
 	if slices.Contains(formats, results.FormatXLSX) {
-		writing = experiment.AddSat(writing, workbookBytes(e, sizes))
+		writing = satmath.Add(writing, workbookBytes(e, sizes))
 	}
-	live := experiment.AddSat(evaluated, max(counting, writing))
-	heap := max(minHeapBytes, experiment.MulSat(heapFactor, live))
-	return experiment.AddSat(programBytes, experiment.MulSat(heap/marginDen, marginNum))
+	live := satmath.Add(evaluated, max(counting, writing))
+	heap := max(minHeapBytes, satmath.Mul(heapFactor, live))
+	return satmath.Add(programBytes, satmath.Mul(heap/marginDen, marginNum))
 }
 
 // outcomeBytes bounds the failure outcomes of one source of p periods
@@ -159,20 +160,20 @@ func outcomeBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 		if e.Missing == 0 && k != model.None {
 			d = min(n, int64(k))
 		}
-		distinct = experiment.AddSat(distinct, d)
+		distinct = satmath.Add(distinct, d)
 	}
 	// 16 bytes per distinct count, and the failures' counts being sorted
-	return experiment.AddSat(experiment.MulSat(16, distinct), experiment.MulSat(16, n))
+	return satmath.Add(satmath.Mul(16, distinct), satmath.Mul(16, n))
 }
 
 // axisBytes bounds the lists of the axes' values a run holds.
 func axisBytes(e *experiment.Experiment) int64 {
 	var values int64
 	for _, g := range e.Grids() {
-		values = experiment.AddSat(values, int64(len(g.Seeds)+len(g.Subscribers)+len(g.Periods)+
+		values = satmath.Add(values, int64(len(g.Seeds)+len(g.Subscribers)+len(g.Periods)+
 			len(g.PartitionKeys)+len(g.Workers)+len(g.StateRows)+len(g.Probabilities)+len(g.Intervals)))
 	}
-	return experiment.MulSat(axisCopies*8, values)
+	return satmath.Mul(axisCopies*8, values)
 }
 
 // touched returns how many workers of a partitioning by key over w workers
@@ -206,12 +207,12 @@ func newGridMemory(e *experiment.Experiment, parts []model.Partitioning, g *expe
 	gm := &gridMemory{g: g, sizes: e.PeriodSizes(g)}
 	most := slices.Max(g.Subscribers)
 	for _, part := range parts {
-		gm.countWorkers = experiment.AddSat(gm.countWorkers, experiment.AddSat(96, experiment.MulSat(8, int64(part.Workers))))
-		gm.countTouched = experiment.AddSat(gm.countTouched, touched(e, part.Key, part.Workers, most))
+		gm.countWorkers = satmath.Add(gm.countWorkers, satmath.Add(96, satmath.Mul(8, int64(part.Workers))))
+		gm.countTouched = satmath.Add(gm.countTouched, touched(e, part.Key, part.Workers, most))
 	}
 	for _, k := range g.PartitionKeys {
 		for _, w := range g.Workers {
-			gm.ownTouched = experiment.AddSat(gm.ownTouched, touched(e, k, w, most))
+			gm.ownTouched = satmath.Add(gm.ownTouched, touched(e, k, w, most))
 		}
 	}
 	return gm
@@ -231,9 +232,9 @@ func (gm *gridMemory) tasks(e *experiment.Experiment, p int) int64 {
 // the grid: subscribers per worker, and rows per period of each worker
 // faults touched, with its map entry, for the partitionings of every grid.
 func (gm *gridMemory) tallyBytes(p int) int64 {
-	n := experiment.AddSat(256, experiment.MulSat(8, int64(p)))
-	n = experiment.AddSat(n, gm.countWorkers)
-	return experiment.AddSat(n, experiment.MulSat(gm.countTouched, experiment.AddSat(64, experiment.MulSat(8, int64(p)))))
+	n := satmath.Add(256, satmath.Mul(8, int64(p)))
+	n = satmath.Add(n, gm.countWorkers)
+	return satmath.Add(n, satmath.Mul(gm.countTouched, satmath.Add(64, satmath.Mul(8, int64(p)))))
 }
 
 // resultBytes bounds the evaluated result of one source of p periods: the
@@ -242,11 +243,11 @@ func (gm *gridMemory) tallyBytes(p int) int64 {
 func (gm *gridMemory) resultBytes(p int) int64 {
 	g := gm.g
 	cost := int64(unsafe.Sizeof(model.Cost{}))
-	prefix := experiment.AddSat(32, experiment.MulSat(8, int64(p)+1))
-	n := experiment.AddSat(512, prefix)
-	parts := experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
-	n = experiment.AddSat(n, experiment.MulSat(parts, experiment.AddSat(128, experiment.MulSat(cost, g.IntervalCount(p)))))
-	return experiment.AddSat(n, experiment.MulSat(gm.ownTouched, prefix))
+	prefix := satmath.Add(32, satmath.Mul(8, int64(p)+1))
+	n := satmath.Add(512, prefix)
+	parts := satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	n = satmath.Add(n, satmath.Mul(parts, satmath.Add(128, satmath.Mul(cost, g.IntervalCount(p)))))
+	return satmath.Add(n, satmath.Mul(gm.ownTouched, prefix))
 }
 
 // viewBlockBytes bounds the largest block of the lesson's views of one
@@ -254,9 +255,9 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 // block, or a cost or partition block, with its header and rows.
 func viewBlockBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	n := g.IntervalCount(p)
-	cells := max(experiment.MulSat(e.FailureCount(p), n+1), experiment.MulSat(int64(len(g.Probabilities)), n+2), 7*n)
+	cells := max(satmath.Mul(e.FailureCount(p), n+1), satmath.Mul(int64(len(g.Probabilities)), n+2), 7*n)
 	// a block's cells are numbers but for its first column
-	return experiment.AddSat(experiment.MulSat(int64(unsafe.Sizeof(results.Value{})), cells), 2048)
+	return satmath.Add(satmath.Mul(int64(unsafe.Sizeof(results.Value{})), cells), 2048)
 }
 
 // viewBytes bounds the lesson's views of one source of p periods: their
@@ -265,14 +266,14 @@ func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 	cell := int64(viewCellBytes)
 	n := g.IntervalCount(p)
 	failures := e.FailureCount(p)
-	cells := experiment.AddSat(
-		experiment.AddSat(experiment.MulSat(failures, n+1), 3*n), // matrix and recovery
-		experiment.AddSat(
-			experiment.MulSat(int64(len(g.StateRows)), experiment.AddSat(7*n, experiment.MulSat(int64(len(g.Probabilities)), n+2))), // cost and probability
-			experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                              // partition
+	cells := satmath.Add(
+		satmath.Add(satmath.Mul(failures, n+1), 3*n), // matrix and recovery
+		satmath.Add(
+			satmath.Mul(int64(len(g.StateRows)), satmath.Add(7*n, satmath.Mul(int64(len(g.Probabilities)), n+2))), // cost and probability
+			satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                  // partition
 		))
-	blocks := experiment.AddSat(2, experiment.AddSat(experiment.MulSat(2, int64(len(g.StateRows))), experiment.MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
-	return experiment.AddSat(experiment.MulSat(cell, cells), experiment.MulSat(2048, blocks))
+	blocks := satmath.Add(2, satmath.Add(satmath.Mul(2, int64(len(g.StateRows))), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
+	return satmath.Add(satmath.Mul(cell, cells), satmath.Mul(2048, blocks))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
@@ -280,11 +281,11 @@ func taskBytes(e *experiment.Experiment, sources int64) int64 {
 	var tasks int64
 	for _, g := range e.Grids() {
 		for _, n := range g.Subscribers {
-			tasks = experiment.AddSat(tasks, int64(n/chunkSize+1))
+			tasks = satmath.Add(tasks, int64(n/chunkSize+1))
 		}
 	}
 	perSource := int64(unsafe.Sizeof(piece{})+unsafe.Sizeof(model.Source{})) + 64
-	return experiment.MulSat(sources, experiment.AddSat(experiment.MulSat(tasks, int64(unsafe.Sizeof(piece{}))), perSource))
+	return satmath.Mul(sources, satmath.Add(satmath.Mul(tasks, int64(unsafe.Sizeof(piece{}))), perSource))
 }
 
 // workbookBytes bounds what the workbook writer keeps in memory: the
@@ -298,8 +299,8 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	workers := min(runtime.GOMAXPROCS(0), results.MaxDeflateWorkers)
 	pieces := int64((1 + 2*workers) * xlsxPieceBytes)
 	table := func(rows int64, cols int) int64 {
-		xml := experiment.MulSat(rows, experiment.AddSat(xlsxRowBytes, experiment.MulSat(int64(cols), xlsxTableCellBytes)))
-		return experiment.AddSat(xlsxPackBytes, min(xml, pieces))
+		xml := satmath.Mul(rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(cols), xlsxTableCellBytes)))
+		return satmath.Add(xlsxPackBytes, min(xml, pieces))
 	}
 	// A decision per source, state rows and probability; a break-even
 	// piece per source, state rows and interval at most.
@@ -307,10 +308,10 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
 			s := sizes[i][j]
-			grid, failures = experiment.AddSat(grid, s.GridRows), experiment.AddSat(failures, s.FailureRows)
-			perSource := experiment.MulSat(s.Sources, int64(len(g.StateRows)))
-			decisions = experiment.AddSat(decisions, experiment.MulSat(perSource, int64(len(g.Probabilities))))
-			breakevens = experiment.AddSat(breakevens, experiment.MulSat(perSource, g.IntervalCount(p)))
+			grid, failures = satmath.Add(grid, s.GridRows), satmath.Add(failures, s.FailureRows)
+			perSource := satmath.Mul(s.Sources, int64(len(g.StateRows)))
+			decisions = satmath.Add(decisions, satmath.Mul(perSource, int64(len(g.Probabilities))))
+			breakevens = satmath.Add(breakevens, satmath.Mul(perSource, g.IntervalCount(p)))
 		}
 	}
 	// The four tables are packed a few at a time (results.MaxPackedAtOnce,
@@ -320,16 +321,16 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	slices.Sort(packed)
 	n := int64(xlsxBytes)
 	for _, t := range packed[len(packed)-min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0), len(packed)):] {
-		n = experiment.AddSat(n, t)
+		n = satmath.Add(n, t)
 	}
 	// The five views, as sheets of their cells.
 	var viewCells int64
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
-			viewCells = experiment.AddSat(viewCells, experiment.MulSat(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
+			viewCells = satmath.Add(viewCells, satmath.Mul(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
 		}
 	}
-	return experiment.AddSat(n, min(5*xlsxSheetBytes, experiment.MulSat(viewCells, xlsxCellBytes)))
+	return satmath.Add(n, min(5*xlsxSheetBytes, satmath.Mul(viewCells, xlsxCellBytes)))
 }
 
 // viewCellBytes is what a cell of a view holds: the value and its text.

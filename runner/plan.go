@@ -93,7 +93,7 @@ var allMeans = map[string]string{
 // writeCases writes a line per case, with its sizes.
 func writeCases(line func(key, value string), e *experiment.Experiment) {
 	for i, g := range e.Cases {
-		what := g.Describe(planValues, experiment.ShortFloat)
+		what := g.Describe(planValues, words.Float)
 		if len(g.Keys) == 0 {
 			what = "the file's axes"
 		}
@@ -107,7 +107,7 @@ func writeCases(line func(key, value string), e *experiment.Experiment) {
 func writeExclude(line func(key, value string), e *experiment.Experiment) {
 	for i, x := range e.Exclude {
 		line(firstOnly(i, "exclude"),
-			fmt.Sprintf("[%d] %s", i, x.Describe(planValues, experiment.ShortFloat)))
+			fmt.Sprintf("[%d] %s", i, x.Describe(planValues, words.Float)))
 	}
 }
 

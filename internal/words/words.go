@@ -3,7 +3,10 @@
 // package, so that every output counts and lists things in the same words.
 package words
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Plural returns one when n is 1, many otherwise.
 func Plural(n int, one, many string) string {
@@ -35,4 +38,12 @@ func joinLast(words []string, last string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
+}
+
+// Float writes a float in the shortest decimal form that reads back to
+// the same value, without an exponent: a probability or a risk level as a
+// file would write it, in messages, in the plan of a run and in its
+// headline.
+func Float(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -32,3 +32,21 @@ func TestPluralAndFormat(t *testing.T) {
 		t.Errorf("Or(Format(1, 2, 3)) = %q", got)
 	}
 }
+
+func TestFloat(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"},
+		{0.5, "0.5"},
+		{0.1, "0.1"},
+		{1e-7, "0.0000001"},
+		{1e21, "1000000000000000000000"},
+		{-2.25, "-2.25"},
+	} {
+		if got := Float(tt.f); got != tt.want {
+			t.Errorf("Float(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -196,7 +197,7 @@ func (c *checker) unique(d *keyDef, v *parsed) {
 				k = d.Word
 			}
 		case typeFloat:
-			k = ShortFloat(v.Floats[i])
+			k = words.Float(v.Floats[i])
 		case typeEnum:
 			k = v.Words[i]
 		case typeMonth:

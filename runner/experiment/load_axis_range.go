@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"ckptlab/internal/words"
 	"cmp"
 	"fmt"
 	"math"
@@ -146,7 +147,7 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	}
 	q := (b - a) / step // the number of steps from a to b
 	if q < 0 {
-		c.wrongWay(n, r, ShortFloat(a), ShortFloat(b), ShortFloat(step))
+		c.wrongWay(n, r, words.Float(a), words.Float(b), words.Float(step))
 		return parsed{}
 	}
 	if q >= maxAxisValues {
@@ -170,7 +171,7 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	}
 	for i := 1; i < count; i++ {
 		if v.Floats[i] == v.Floats[i-1] {
-			c.fail(cmp.Or(r.step, n), ".step", "%s is too small a step to tell values apart (want a larger step)", ShortFloat(step))
+			c.fail(cmp.Or(r.step, n), ".step", "%s is too small a step to tell values apart (want a larger step)", words.Float(step))
 			return parsed{}
 		}
 	}

@@ -20,14 +20,14 @@ func (p Point) String() string {
 // belongs to.
 func (p Point) decision() string {
 	return fmt.Sprintf("seed %d, subscribers %d, periods %d, partition_key %s, workers %d, state_rows %d, probability %s",
-		p.Seed, p.Subscribers, p.Periods, p.PartitionKey, p.Workers, p.StateRows, ShortFloat(p.Probability))
+		p.Seed, p.Subscribers, p.Periods, p.PartitionKey, p.Workers, p.StateRows, words.Float(p.Probability))
 }
 
 // decisionRow writes the values of the row of decisions.csv the point
 // belongs to, which does not depend on partitioning.
 func (p Point) decisionRow() string {
 	return fmt.Sprintf("seed %d, subscribers %d, periods %d, state_rows %d, probability %s",
-		p.Seed, p.Subscribers, p.Periods, p.StateRows, ShortFloat(p.Probability))
+		p.Seed, p.Subscribers, p.Periods, p.StateRows, words.Float(p.Probability))
 }
 
 // setOf returns the values of a list as a set, for look-ups in lists of
@@ -252,7 +252,7 @@ func whyNoMatch(x *Exclusion, grids []Grid) string {
 			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
 		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, StateRowsText) },
 			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
-		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, ShortFloat) },
+		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, words.Float) },
 			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},
 		{"interval", x.Intervals != nil, func() string { return joinValues(x.Intervals, model.Interval.String) },
 			func(g *Grid) bool {

@@ -144,9 +144,9 @@ func (d *keyDef) want() string {
 		return strconv.FormatInt(d.Min, 10) + ".." + strconv.FormatInt(d.Max, 10)
 	case typeFloat:
 		if d.Below {
-			return "a number >= " + ShortFloat(d.FMin) + " and < " + ShortFloat(d.FMax)
+			return "a number >= " + words.Float(d.FMin) + " and < " + words.Float(d.FMax)
 		}
-		return "a number in " + ShortFloat(d.FMin) + ".." + ShortFloat(d.FMax)
+		return "a number in " + words.Float(d.FMin) + ".." + words.Float(d.FMax)
 	case typeText:
 		return "text"
 	case typeName:
@@ -176,12 +176,4 @@ func keyNames() []string {
 		out[i] = d.Name
 	}
 	return out
-}
-
-// ShortFloat writes a float in the shortest decimal form that reads back
-// to the same value, without an exponent: a probability or a risk level
-// as a file would write it, in messages, in the plan of a run and in its
-// headline.
-func ShortFloat(f float64) string {
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }

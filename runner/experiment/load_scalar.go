@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ckptlab/internal/words"
 	"ckptlab/model"
 )
 
@@ -173,7 +174,7 @@ func (c *checker) within(d *keyDef, n *yaml.Node, suffix string, v int64) bool {
 // withinFloat reports v when it lies outside the bounds of key d.
 func (c *checker) withinFloat(d *keyDef, n *yaml.Node, suffix string, v float64) bool {
 	if v < d.FMin || v > d.FMax || (d.Below && v == d.FMax) {
-		c.fail(n, suffix, "%s is not %s (want %s)", ShortFloat(v), article(d.Noun), d.want())
+		c.fail(n, suffix, "%s is not %s (want %s)", words.Float(v), article(d.Noun), d.want())
 		return false
 	}
 	return true

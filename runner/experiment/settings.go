@@ -80,8 +80,8 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 	},
 	"workers":       func(e *Experiment) (Setting, bool) { return list(e.Workers, strconv.Itoa), true },
 	"state_rows":    func(e *Experiment) (Setting, bool) { return list(e.StateRows, StateRowsText), true },
-	"risk_level":    func(e *Experiment) (Setting, bool) { return scalar(ShortFloat(e.RiskLevel)), true },
-	"probabilities": func(e *Experiment) (Setting, bool) { return list(e.Probabilities, ShortFloat), true },
+	"risk_level":    func(e *Experiment) (Setting, bool) { return scalar(words.Float(e.RiskLevel)), true },
+	"probabilities": func(e *Experiment) (Setting, bool) { return list(e.Probabilities, words.Float), true },
 	"intervals": func(e *Experiment) (Setting, bool) {
 		if e.IntervalsAll {
 			return Setting{All: true}, true
@@ -101,10 +101,10 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 		return scalar(e.WeightsText()), e.FailureWeights != nil
 	},
 	"cases": func(e *Experiment) (Setting, bool) {
-		return list(e.Cases, func(g Grid) string { return "{" + g.Describe(flowList, ShortFloat) + "}" }), e.Cases != nil
+		return list(e.Cases, func(g Grid) string { return "{" + g.Describe(flowList, words.Float) + "}" }), e.Cases != nil
 	},
 	"exclude": func(e *Experiment) (Setting, bool) {
-		return list(e.Exclude, func(x Exclusion) string { return "{" + x.Describe(flowList, ShortFloat) + "}" }), e.Exclude != nil
+		return list(e.Exclude, func(x Exclusion) string { return "{" + x.Describe(flowList, words.Float) + "}" }), e.Exclude != nil
 	},
 }
 

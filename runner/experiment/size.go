@@ -1,7 +1,7 @@
 package experiment
 
 import (
-	"math"
+	"ckptlab/internal/satmath"
 	"slices"
 )
 
@@ -13,9 +13,9 @@ type Sizes struct {
 }
 
 func (s *Sizes) add(o Sizes) {
-	s.Sources = AddSat(s.Sources, o.Sources)
-	s.GridRows = AddSat(s.GridRows, o.GridRows)
-	s.FailureRows = AddSat(s.FailureRows, o.FailureRows)
+	s.Sources = satmath.Add(s.Sources, o.Sources)
+	s.GridRows = satmath.Add(s.GridRows, o.GridRows)
+	s.FailureRows = satmath.Add(s.FailureRows, o.FailureRows)
 }
 
 // Sizes returns the experiment's counts: the sum over its grids, but for
@@ -102,10 +102,10 @@ func (e *Experiment) gridSizes(g *Grid, ix *Excluder) []Sizes {
 		for i, p := range g.Periods {
 			for ms, c := range combine(src, classes{z.periodMask(p): 1}) {
 				rows, fails := z.source(ms, p, n)
-				out[i].GridRows = AddSat(out[i].GridRows, MulSat(c, rows))
-				out[i].FailureRows = AddSat(out[i].FailureRows, MulSat(c, fails))
+				out[i].GridRows = satmath.Add(out[i].GridRows, satmath.Mul(c, rows))
+				out[i].FailureRows = satmath.Add(out[i].FailureRows, satmath.Mul(c, fails))
 				if rows > 0 {
-					out[i].Sources = AddSat(out[i].Sources, c)
+					out[i].Sources = satmath.Add(out[i].Sources, c)
 				}
 			}
 		}
@@ -177,8 +177,8 @@ func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
 	failures := z.e.FailureCount(p)
 	for mc, c := range combine(combine(classes{m: 1}, z.pw), iv) {
 		if k := z.keptOf(mc, n); k > 0 {
-			rows = AddSat(rows, MulSat(c, k))
-			fails = AddSat(fails, MulSat(c, failures))
+			rows = satmath.Add(rows, satmath.Mul(c, k))
+			fails = satmath.Add(fails, satmath.Mul(c, failures))
 		}
 	}
 	z.done[key] = [2]int64{rows, fails}
@@ -236,7 +236,7 @@ func (z *sizer) keptOf(m uint64, n int) int64 {
 	var c int64
 	for ms, k := range sp {
 		if m&ms == 0 {
-			c = AddSat(c, k)
+			c = satmath.Add(c, k)
 		}
 	}
 	z.kept[key] = c
@@ -263,11 +263,11 @@ func (e *Experiment) sourceLeft(g *Grid, ix *Excluder) func(seed uint32, n, p in
 // fullSizes is the Sizes of the grid's sources of p periods without
 // exclusions: products of axis lengths.
 func (e *Experiment) fullSizes(g *Grid, p int) Sizes {
-	sources := MulSat(int64(len(g.Seeds)), int64(len(g.Subscribers)))
-	parts := MulSat(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
-	points := MulSat(int64(len(g.StateRows)), int64(len(g.Probabilities)))
-	combos := MulSat(sources, parts, g.IntervalCount(p))
-	return Sizes{Sources: sources, GridRows: MulSat(combos, points), FailureRows: MulSat(combos, e.FailureCount(p))}
+	sources := satmath.Mul(int64(len(g.Seeds)), int64(len(g.Subscribers)))
+	parts := satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	points := satmath.Mul(int64(len(g.StateRows)), int64(len(g.Probabilities)))
+	combos := satmath.Mul(sources, parts, g.IntervalCount(p))
+	return Sizes{Sources: sources, GridRows: satmath.Mul(combos, points), FailureRows: satmath.Mul(combos, e.FailureCount(p))}
 }
 
 // classes counts values, or combinations of values, by their mask: bit i
@@ -298,34 +298,8 @@ func combine(a, b classes) classes {
 	out := make(classes, len(a)*len(b))
 	for ma, ca := range a {
 		for mb, cb := range b {
-			out[ma&mb] = AddSat(out[ma&mb], MulSat(ca, cb))
+			out[ma&mb] = satmath.Add(out[ma&mb], satmath.Mul(ca, cb))
 		}
 	}
 	return out
-}
-
-// MulSat multiplies counts, saturating at math.MaxInt64. Sizes saturate
-// instead of overflowing; the memory estimates of evaluation, made from
-// them, saturate alike with it.
-func MulSat(factors ...int64) int64 {
-	out := int64(1)
-	for _, f := range factors {
-		if f == 0 {
-			return 0
-		}
-		if out > math.MaxInt64/f {
-			out = math.MaxInt64
-		} else {
-			out *= f
-		}
-	}
-	return out
-}
-
-// AddSat adds counts, saturating at math.MaxInt64: see MulSat.
-func AddSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }

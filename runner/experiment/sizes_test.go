@@ -114,25 +114,3 @@ func TestSizesSaturate(t *testing.T) {
 		t.Errorf("Sources() = %d, want 10^12", got)
 	}
 }
-
-func TestSaturatingArithmetic(t *testing.T) {
-	tests := []struct {
-		factors []int64
-		want    int64
-	}{
-		{nil, 1},
-		{[]int64{3, 4}, 12},
-		{[]int64{math.MaxInt64, 0}, 0},
-		{[]int64{1 << 32, 1 << 31}, 1<<63 - 1},
-		{[]int64{1 << 32, 1 << 30}, 1 << 62},
-		{[]int64{math.MaxInt64, 2, 0}, 0},
-	}
-	for _, tt := range tests {
-		if got := MulSat(tt.factors...); got != tt.want {
-			t.Errorf("MulSat(%v) = %d, want %d", tt.factors, got, tt.want)
-		}
-	}
-	if got := AddSat(math.MaxInt64-1, 2); got != math.MaxInt64 {
-		t.Errorf("addSat overflowed: %d", got)
-	}
-}
