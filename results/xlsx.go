@@ -171,6 +171,8 @@ type workbook struct {
 	// charts are what each chart added plots, in the order added, for the
 	// caches of their parts.
 	charts []chartCache
+	// tints are the conditional styles of decision-map cells, by colour.
+	tints map[string]int
 	// streamRows, when set, writes a table sheet's rows at once instead,
 	// with the sheet's stream writer: tests set it to hold the rows the
 	// workbook writes to those of excelize.

@@ -334,28 +334,81 @@ func (ss *summarySheet) decisionMap(m *decisionMap) error {
 	}
 	ss.row += 2 + len(blk.Rows)
 	ref := cellName(2, top+2) + ":" + cellName(len(blk.Columns), top+1+len(blk.Rows))
-	if err := ss.colourScale(ref); err != nil {
+	if err := ss.colourByInterval(ref, blk.Rows); err != nil {
 		return err
 	}
+	colours := "Each cell is tinted in its interval's colour, the one every chart draws it in; none, no checkpoint at all, is grey."
 	if len(rows) < len(m.probabilities) || len(cols) < len(m.stateRows) {
-		return ss.paragraph(fmt.Sprintf("An even selection of %d of %d probabilities and %d of %d state rows; the decisions sheet has every one.",
-			len(rows), len(m.probabilities), len(cols), len(m.stateRows)))
+		return ss.paragraph(fmt.Sprintf("An even selection of %d of %d probabilities and %d of %d state rows; the decisions sheet has every one. %s",
+			len(rows), len(m.probabilities), len(cols), len(m.stateRows), colours))
 	}
-	return ss.paragraph("Colours run from red (short intervals, many checkpoints) to green (long ones); none, no checkpoint at all, is grey.")
+	return ss.paragraph(colours)
 }
 
-// colourScale colours the numbers of a range from red (least) through
-// yellow to green (greatest), and the word none grey.
-func (ss *summarySheet) colourScale(ref string) error {
+// mapTint is how much of an interval's colour a decision-map cell's fill
+// takes, the rest white: light enough that black text stays readable.
+const mapTint = 0.35
+
+// tint returns an RGB hex colour mixed with white, share of it kept.
+func tint(colour string, share float64) string {
+	v, err := strconv.ParseUint(colour, 16, 32)
+	if err != nil {
+		return "FFFFFF"
+	}
+	out := ""
+	for shift := 16; shift >= 0; shift -= 8 {
+		c := float64(v >> shift & 0xFF)
+		out += fmt.Sprintf("%02X", int(math.Round(255-(255-c)*share)))
+	}
+	return out
+}
+
+// colourByInterval fills each cell of a decision map's range with a tint
+// of its interval's palette colour, and the word none grey: one rule a
+// distinct interval of rows, in the order first met.
+func (ss *summarySheet) colourByInterval(ref string, rows [][]Value) error {
 	grey, err := ss.b.conditionalStyle(plainStyle)
 	if err != nil {
 		return err
 	}
-	return ss.b.f.SetConditionalFormat(ss.name, ref, []excelize.ConditionalFormatOptions{
-		{Type: "cell", Criteria: "==", Value: `"none"`, Format: &grey},
-		{Type: "3_color_scale", Criteria: "=", MinType: "min", MidType: "percentile", MidValue: "50", MaxType: "max",
-			MinColor: "#F8696B", MidColor: "#FFEB84", MaxColor: "#63BE7B"},
+	rules := []excelize.ConditionalFormatOptions{{Type: "cell", Criteria: "==", Value: `"none"`, Format: &grey}}
+	seen := map[string]bool{"none": true}
+	for _, row := range rows {
+		for _, v := range row[1:] {
+			name := v.String()
+			colour, _, ok := IntervalStyle(name)
+			if seen[name] || !ok {
+				continue
+			}
+			seen[name] = true
+			id, err := ss.b.tintStyle(tint(colour, mapTint))
+			if err != nil {
+				return err
+			}
+			rules = append(rules, excelize.ConditionalFormatOptions{Type: "cell", Criteria: "==", Value: name, Format: &id})
+		}
+	}
+	return ss.b.f.SetConditionalFormat(ss.name, ref, rules)
+}
+
+// tintStyle returns the conditional style that fills a cell with colour,
+// made once a colour.
+func (b *workbook) tintStyle(colour string) (int, error) {
+	if id, ok := b.tints[colour]; ok {
+		return id, nil
+	}
+	id, err := b.f.NewConditionalStyle(&excelize.Style{
+		Font: &excelize.Font{Color: "000000"},
+		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{colour}},
 	})
+	if err != nil {
+		return 0, err
+	}
+	if b.tints == nil {
+		b.tints = map[string]int{}
+	}
+	b.tints[colour] = id
+	return id, nil
 }
 
 // spread returns the indexes of at most k of n items, evenly spread, the

@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func TestXLSXSummary(t *testing.T) {
 		}
 	}
 	// The map: probability down, state rows across, best interval in each
-	// cell, with a colour scale over the cells.
+	// cell, each cell coloured by its interval.
 	top := find("failure probability|state rows 200|state rows 400")
 	if top < 0 {
 		t.FailNow()
@@ -134,7 +135,59 @@ func TestXLSXSummary(t *testing.T) {
 	for _, r := range formats[ref] {
 		types = append(types, r.Type)
 	}
-	if !slices.Contains(types, "3_color_scale") {
-		t.Errorf("the decision map %s has conditional formats %v, want a colour scale; all: %+v", ref, types, formats)
+	if want := []string{"cell", "cell", "cell"}; !slices.Equal(types, want) {
+		t.Errorf("the decision map %s has conditional formats %v, want %v (none, 4, 6); all: %+v", ref, types, want, formats)
+	}
+}
+
+// TestXLSXDecisionMapColoursByInterval checks that the lesson's decision
+// map fills each cell with a light tint of its interval's palette colour
+// (none grey), not a red-to-green scale.
+func TestXLSXDecisionMapColoursByInterval(t *testing.T) {
+	f, err := excelize.OpenReader(bytes.NewReader(workbookBytes(t, lessonSet(t), 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	formats, err := f.GetConditionalFormats("summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fills := map[string]string{}
+	for _, rules := range formats {
+		for _, r := range rules {
+			if r.Type == "3_color_scale" {
+				t.Errorf("the summary still has a colour scale (%s to %s)", r.MinColor, r.MaxColor)
+			}
+			if r.Type != "cell" || r.Format == nil {
+				continue
+			}
+			st, err := f.GetConditionalStyle(*r.Format)
+			if err != nil || len(st.Fill.Color) == 0 {
+				continue
+			}
+			fills[strings.Trim(r.Value, `"`)] = strings.TrimPrefix(strings.ToUpper(st.Fill.Color[0]), "#")
+		}
+	}
+	for _, name := range []string{"6", "4"} {
+		c, _, _ := results.IntervalStyle(name)
+		got, ok := fills[name]
+		if !ok {
+			t.Errorf("interval %s has no fill on the decision map (fills %v)", name, fills)
+			continue
+		}
+		if got == c || got == "FFFFFF" {
+			t.Errorf("interval %s is filled %s, want a light tint of %s", name, got, c)
+		}
+		for k := 0; k < 6; k += 2 {
+			g, _ := strconv.ParseUint(got[k:k+2], 16, 8)
+			w, _ := strconv.ParseUint(c[k:k+2], 16, 8)
+			if g < w {
+				t.Errorf("interval %s is filled %s, darker than its colour %s", name, got, c)
+			}
+		}
+	}
+	if fills["none"] == "" || fills["none"] == fills["6"] || fills["none"] == fills["4"] {
+		t.Errorf("none is filled %q, want a fill of its own", fills["none"])
 	}
 }
