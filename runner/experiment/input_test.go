@@ -55,7 +55,7 @@ func TestLoadStdin(t *testing.T) {
 	}
 	stdinReader = strings.NewReader("name: piped\n")
 	e, err := Load("-", Overrides{})
-	if err != nil || e.Name != "piped" || e.File != StdinName {
+	if err != nil || e.Name != "piped" || e.File != stdinName {
 		t.Errorf("Load(-) = %+v, %v", e, err)
 	}
 	stdinReader = zeros{}

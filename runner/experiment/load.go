@@ -23,8 +23,8 @@ const MaxFileBytes = 4 << 20
 // experiment from stdinReader.
 const stdinPath = "-"
 
-// StdinName is the name errors give standard input, read for the path "-".
-const StdinName = "<stdin>"
+// stdinName is the name errors give standard input, read for the path "-".
+const stdinName = "<stdin>"
 
 // stdinReader is what Load reads for stdinPath. Tests replace it.
 var stdinReader io.Reader = os.Stdin
@@ -66,7 +66,7 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 	var data []byte
 	var err error
 	if path == stdinPath {
-		name = StdinName
+		name = stdinName
 		data, err = readLimited(stdinReader, "standard input")
 	} else {
 		data, err = files.ReadFile(path)

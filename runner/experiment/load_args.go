@@ -52,7 +52,7 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 		for _, path := range paths {
 			if path == stdinPath {
 				if stdin++; stdin > 1 {
-					all = append(all, &Error{File: StdinName, Msg: "- is given twice (want standard input once)"})
+					all = append(all, &Error{File: stdinName, Msg: "- is given twice (want standard input once)"})
 					continue
 				}
 			}

@@ -166,7 +166,7 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 
 // baseDir is the folder the bases of the file at path are relative to.
 func baseDir(path string) string {
-	if path == StdinName {
+	if path == stdinName {
 		return "."
 	}
 	return filepath.Dir(path)
@@ -174,7 +174,7 @@ func baseDir(path string) string {
 
 // displayDir names that folder in a message.
 func displayDir(path string) string {
-	if path == StdinName {
+	if path == stdinName {
 		return "the current folder"
 	}
 	return "the folder of " + path
