@@ -29,6 +29,11 @@ import (
 type chartCache struct {
 	xs []float64
 	ys [][]float64
+	// points, when set, are the fill colours (RGB hex) of the first
+	// series' data points, one a point: a column chart of one series
+	// whose columns are intervals colours each by its interval, which
+	// excelize writes for pie charts only.
+	points []string
 }
 
 // chartPart names the part of the i-th chart added to the workbook, from 0.
@@ -221,6 +226,9 @@ func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 			return []byte("<xVal>" + numRef(string(f), c.xs) + "</xVal>")
 		})
 	}
+	if c.points != nil {
+		chart = colourPoints(chart, c.points)
+	}
 	series := 0
 	chart = emptyVals.ReplaceAllFunc(chart, func(m []byte) []byte {
 		sm := emptyVals.FindSubmatch(m)
@@ -233,6 +241,30 @@ func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 		return []byte("<" + string(sm[1]) + ">" + numRef(string(sm[2]), ys) + "</" + string(sm[1]) + ">")
 	})
 	return chart, err
+}
+
+// invertIfNegative is where a column series' data points go: after its
+// invertIfNegative element, as the chart schema orders them.
+const invertIfNegative = `<invertIfNegative val="0"></invertIfNegative>`
+
+// colourPoints gives the first series' i-th data point the fill colours[i].
+func colourPoints(chart []byte, colours []string) []byte {
+	i := bytes.Index(chart, []byte(invertIfNegative))
+	if i < 0 {
+		return chart
+	}
+	i += len(invertIfNegative)
+	var b strings.Builder
+	for j, c := range colours {
+		if c == "" {
+			continue // no colour of its own: the series' default
+		}
+		fmt.Fprintf(&b, `<dPt><idx val="%d"/><invertIfNegative val="0"/><bubble3D val="0"/><spPr><a:solidFill><a:srgbClr val="%s"/></a:solidFill></spPr></dPt>`, j, c)
+	}
+	out := make([]byte, 0, len(chart)+b.Len())
+	out = append(out, chart[:i]...)
+	out = append(out, b.String()...)
+	return append(out, chart[i:]...)
 }
 
 // numRef writes a number reference to f with its cache of values; NaN is

@@ -110,3 +110,25 @@ func TestXLSXChartColoursByInterval(t *testing.T) {
 		t.Error("the recommended interval 4 is not drawn wider")
 	}
 }
+
+// TestXLSXWhatIfChartColoursByInterval checks that the what-if sheet's
+// column chart, one series whose columns are the intervals, fills each
+// column with its interval's palette colour, as every other chart draws it.
+func TestXLSXWhatIfChartColoursByInterval(t *testing.T) {
+	data := workbookBytes(t, lessonSet(t), 0)
+	x := zipEntry(t, data, "xl/charts/chart1.xml")
+	if !strings.Contains(x, "Expected total by interval, at the inputs above") {
+		t.Fatal("chart1.xml is not the what-if chart")
+	}
+	points := regexp.MustCompile(`<dPt><idx val="(\d+)"/>.*?<a:srgbClr val="([0-9A-F]{6})"/>`).FindAllStringSubmatch(x, -1)
+	names := []string{"none", "6", "4", "3", "2", "1"}
+	if len(points) != len(names) {
+		t.Fatalf("%d coloured columns, want %d", len(points), len(names))
+	}
+	for i, name := range names {
+		want, _, _ := results.IntervalStyle(name)
+		if points[i][1] != strconv.Itoa(i) || points[i][2] != want {
+			t.Errorf("column %s of interval %s is drawn %s, want column %d in %s", points[i][1], name, points[i][2], i, want)
+		}
+	}
+}

@@ -196,6 +196,10 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	if err := b.f.AddChart(sheet, columnName(cols+2)+strconv.Itoa(whatIfInputRow), chart); err != nil {
 		return fmt.Errorf("sheet %s: chart: %w", sheet, err)
 	}
-	b.charts = append(b.charts, chartCache{ys: [][]float64{w.Totals}})
+	points := make([]string, len(w.Intervals))
+	for i, name := range w.Intervals {
+		points[i], _, _ = IntervalStyle(name)
+	}
+	b.charts = append(b.charts, chartCache{ys: [][]float64{w.Totals}, points: points})
 	return sw.Flush()
 }
