@@ -130,7 +130,7 @@ func (g *Grid) StateRowsFor(n int) []int {
 	out := make([]int, len(g.StateRows))
 	for i, v := range g.StateRows {
 		out[i] = v
-		if v == SubscriberState {
+		if v == subscriberState {
 			out[i] = n
 		}
 	}
@@ -159,7 +159,7 @@ func (x *Exclusion) Matches(p Point) bool {
 // point of a source of n subscribers: the number, or, for the word
 // subscribers, n.
 func (x *Exclusion) listsStateRows(v, n int) bool {
-	return lists(x.StateRows, v) || v == n && slices.Contains(x.StateRows, SubscriberState)
+	return lists(x.StateRows, v) || v == n && slices.Contains(x.StateRows, subscriberState)
 }
 
 // lists reports whether an entry's values of one axis take in v: a nil
@@ -193,7 +193,7 @@ func (g *Grid) axisText(key string, join func(values []string) string, float fun
 	case "workers":
 		return joinWith(g.Workers, strconv.Itoa, join)
 	case "state_rows":
-		return joinWith(g.StateRows, StateRowsText, join)
+		return joinWith(g.StateRows, stateRowsText, join)
 	case "probabilities":
 		return joinWith(g.Probabilities, float, join)
 	case "intervals":

@@ -58,15 +58,15 @@ func (e *Error) Error() string {
 // Error method writes one line per error.
 type ErrorList []*Error
 
-// MaxErrorsShown is how many errors ErrorList.Error writes; it counts the
+// maxErrorsShown is how many errors ErrorList.Error writes; it counts the
 // rest. A file of a million bad list items is fixed a pattern at a time,
 // not by reading a million lines.
-const MaxErrorsShown = 100
+const maxErrorsShown = 100
 
 // Error writes one error per line, without a final newline: the first
-// MaxErrorsShown, then how many more there are.
+// maxErrorsShown, then how many more there are.
 func (l ErrorList) Error() string {
-	shown := l[:min(len(l), MaxErrorsShown)]
+	shown := l[:min(len(l), maxErrorsShown)]
 	lines := make([]string, len(shown), len(shown)+1)
 	for i, e := range shown {
 		lines[i] = e.Error()

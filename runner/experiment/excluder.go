@@ -78,7 +78,7 @@ func (e *Experiment) Excluder() *Excluder {
 		intervals:     newAxisMasks(x, func(x *Exclusion) []model.Interval { return x.Intervals }),
 	}
 	for i := range x {
-		if x[i].StateRows != nil && z.stateRows.listed[SubscriberState]&(1<<i) != 0 {
+		if x[i].StateRows != nil && z.stateRows.listed[subscriberState]&(1<<i) != 0 {
 			z.perN |= 1 << i
 		}
 	}
@@ -140,7 +140,7 @@ func (z *Excluder) dropping(g *Grid) uint64 {
 	listed := make(map[int]bool, len(g.StateRows))
 	word := false
 	for _, v := range g.StateRows {
-		if v == SubscriberState {
+		if v == subscriberState {
 			word = true
 			continue
 		}

@@ -34,7 +34,7 @@ func randomExcluded(r *rand.Rand) Experiment {
 	e.Periods = pickSome(r, []int{3, 4, 6}, false)
 	e.PartitionKeys = pickSome(r, model.PartitionKeys, false)
 	e.Workers = pickSome(r, []int{1, 2, 4}, false)
-	e.StateRows = pickSome(r, []int{SubscriberState, 0, 4, 6}, false)
+	e.StateRows = pickSome(r, []int{subscriberState, 0, 4, 6}, false)
 	e.Probabilities = pickSome(r, []float64{0, 0.5, 1}, false)
 	e.FailurePeriod = e.Start + 1
 	if r.IntN(2) == 0 {
@@ -49,7 +49,7 @@ func randomExcluded(r *rand.Rand) Experiment {
 			Periods:       pickSome(r, []int{3, 4, 6, 9}, r.IntN(3) > 0),
 			PartitionKeys: pickSome(r, model.PartitionKeys, r.IntN(3) > 0),
 			Workers:       pickSome(r, []int{1, 2, 4, 9}, r.IntN(3) > 0),
-			StateRows:     pickSome(r, []int{SubscriberState, 0, 2, 3, 4, 6}, r.IntN(2) > 0),
+			StateRows:     pickSome(r, []int{subscriberState, 0, 2, 3, 4, 6}, r.IntN(2) > 0),
 			Probabilities: pickSome(r, []float64{0, 0.5, 1, 0.25}, r.IntN(3) > 0),
 			Intervals:     pickSome(r, []model.Interval{model.None, 1, 2, 3, 5, 6}, r.IntN(2) > 0),
 		}}

@@ -74,7 +74,7 @@ func Lesson(name string) Experiment {
 			Periods:       []int{12},
 			PartitionKeys: []model.PartitionKey{model.BySubscriber},
 			Workers:       []int{4},
-			StateRows:     []int{SubscriberState},
+			StateRows:     []int{subscriberState},
 			Probabilities: []float64{1.0, 0.75, 0.5, 0.25},
 			Intervals:     []model.Interval{model.None, 6, 4, 3, 2, 1},
 		},
@@ -131,10 +131,10 @@ func (e *Experiment) FailureSetFor(p int) model.FailureSet {
 // them, in YAML flow syntax, labels ascending: "{2026-06: 3, 2026-12: 0}".
 func (e *Experiment) WeightsText() string { return weightsText(e.FailureWeights) }
 
-// SubscriberState stands in StateRows for the word subscribers: the state
+// subscriberState stands in StateRows for the word subscribers: the state
 // is one entry per subscriber (the lesson's PF50), so a checkpoint holds N
 // rows for a source of N subscribers.
-const SubscriberState = -1
+const subscriberState = -1
 
 // StateRowsFor returns the state rows the file's axes give a source of n
 // subscribers; a case has its own (see Grid.StateRowsFor).
@@ -143,11 +143,11 @@ func (e *Experiment) StateRowsFor(n int) []int {
 	return g.StateRowsFor(n)
 }
 
-// StateRowsText writes one declared state_rows value: a number or the word
+// stateRowsText writes one declared state_rows value: a number or the word
 // subscribers, as the file writes it; the resolved configuration and the
 // plan of a run show state_rows so.
-func StateRowsText(v int) string {
-	if v == SubscriberState {
+func stateRowsText(v int) string {
+	if v == subscriberState {
 		return "subscribers"
 	}
 	return strconv.Itoa(v)

@@ -81,16 +81,16 @@ func TestExtendsDepth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i := 1; i <= MaxExtendsDepth+1; i++ {
+	for i := 1; i <= maxExtendsDepth+1; i++ {
 		write(fmt.Sprintf("b%d.yaml", i), fmt.Sprintf("extends: b%d.yaml\nworkers: %d\n", i+1, i))
 	}
-	write(fmt.Sprintf("b%d.yaml", MaxExtendsDepth+2), "seeds: 7\n")
+	write(fmt.Sprintf("b%d.yaml", maxExtendsDepth+2), "seeds: 7\n")
 	write("top.yaml", "name: top\nextends: b1.yaml\n")
 	// b17 is base 17: stop the chain at b16 for the one that loads.
 	write("b16.yaml", "workers: 16\n")
 	e, err := Load(filepath.Join(dir, "top.yaml"), Overrides{})
 	if err != nil {
-		t.Fatalf("a chain of %d: %v", MaxExtendsDepth, err)
+		t.Fatalf("a chain of %d: %v", maxExtendsDepth, err)
 	}
 	if !slices.Equal(e.Workers, []int{1}) {
 		t.Errorf("workers = %v, want [1], the file's first base's", e.Workers)
@@ -99,7 +99,7 @@ func TestExtendsDepth(t *testing.T) {
 	_, err = Load(filepath.Join(dir, "top.yaml"), Overrides{})
 	b16 := filepath.Join(dir, "b16.yaml")
 	if err == nil || !strings.Contains(err.Error(), b16+":1:10: extends: b17.yaml would be base 17 of a chain, deeper than 16") {
-		t.Fatalf("a chain of %d: %v", MaxExtendsDepth+1, err)
+		t.Fatalf("a chain of %d: %v", maxExtendsDepth+1, err)
 	}
 }
 

@@ -72,8 +72,8 @@ type treeFiles struct {
 	root string
 }
 
-// ErrOutsideRoot is the error of FS for a path outside its root.
-var ErrOutsideRoot = errors.New("is outside the repository's root (want a path inside it)")
+// errOutsideRoot is the error of FS for a path outside its root.
+var errOutsideRoot = errors.New("is outside the repository's root (want a path inside it)")
 
 // name maps a path of the command line to a name in the tree.
 func (t treeFiles) name(path string) (string, error) {
@@ -92,11 +92,11 @@ func (t treeFiles) name(path string) (string, error) {
 	}
 	rel, err := filepath.Rel(t.root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", ErrOutsideRoot
+		return "", errOutsideRoot
 	}
 	name := filepath.ToSlash(rel)
 	if !fs.ValidPath(name) {
-		return "", ErrOutsideRoot
+		return "", errOutsideRoot
 	}
 	return name, nil
 }

@@ -47,29 +47,29 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 // TestLoadStdin reads the experiment from standard input, once, within the
 // size limit.
 func TestLoadStdin(t *testing.T) {
-	defer func(r io.Reader) { Stdin = r }(Stdin)
-	Stdin = strings.NewReader("name: piped\nworkers: 0\n")
+	defer func(r io.Reader) { stdinReader = r }(stdinReader)
+	stdinReader = strings.NewReader("name: piped\nworkers: 0\n")
 	_, err := Load("-", Overrides{})
 	if err == nil || err.Error() != "<stdin>:2:10: workers: 0 is not a worker count (want >= 1)" {
 		t.Errorf("Load(-) = %v", err)
 	}
-	Stdin = strings.NewReader("name: piped\n")
+	stdinReader = strings.NewReader("name: piped\n")
 	e, err := Load("-", Overrides{})
-	if err != nil || e.Name != "piped" || e.File != StdinName {
+	if err != nil || e.Name != "piped" || e.File != stdinName {
 		t.Errorf("Load(-) = %+v, %v", e, err)
 	}
-	Stdin = zeros{}
+	stdinReader = zeros{}
 	if _, err := Load("-", Overrides{}); err == nil || !strings.Contains(err.Error(), "standard input is larger than 4 MiB") {
 		t.Errorf("Load(-) of endless zeros = %v, want refused for its size", err)
 	}
-	Stdin = strings.NewReader("name: piped\n")
+	stdinReader = strings.NewReader("name: piped\n")
 	if _, err := LoadAll([]string{"-", "-"}, Overrides{}); err == nil || !strings.Contains(err.Error(), "- is given twice") {
 		t.Errorf("LoadAll(-, -) = %v, want refused", err)
 	}
 }
 
 // TestErrorsCapped checks that a file of a thousand bad values prints the
-// first MaxErrorsShown errors and counts the rest.
+// first maxErrorsShown errors and counts the rest.
 func TestErrorsCapped(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("name: many\nworkers: [")
@@ -85,11 +85,11 @@ func TestErrorsCapped(t *testing.T) {
 		t.Fatal("no error")
 	}
 	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != MaxErrorsShown+1 {
-		t.Fatalf("%d lines of errors, want %d and a count", len(lines), MaxErrorsShown)
+	if len(lines) != maxErrorsShown+1 {
+		t.Fatalf("%d lines of errors, want %d and a count", len(lines), maxErrorsShown)
 	}
-	if want := fmt.Sprintf("… and %d more errors (fix these first, then validate again)", 1000-MaxErrorsShown); lines[MaxErrorsShown] != want {
-		t.Errorf("last line %q, want %q", lines[MaxErrorsShown], want)
+	if want := fmt.Sprintf("… and %d more errors (fix these first, then validate again)", 1000-maxErrorsShown); lines[maxErrorsShown] != want {
+		t.Errorf("last line %q, want %q", lines[maxErrorsShown], want)
 	}
 }
 

@@ -19,15 +19,15 @@ import (
 // the memory.
 const MaxFileBytes = 4 << 20
 
-// StdinPath is the path that names standard input: Load("-") reads the
-// experiment from Stdin, and errors name it StdinName.
-const (
-	StdinPath = "-"
-	StdinName = "<stdin>"
-)
+// stdinPath is the path that names standard input: Load("-") reads the
+// experiment from stdinReader.
+const stdinPath = "-"
 
-// Stdin is what Load reads for StdinPath. Tests replace it.
-var Stdin io.Reader = os.Stdin
+// stdinName is the name errors give standard input, read for the path "-".
+const stdinName = "<stdin>"
+
+// stdinReader is what Load reads for stdinPath. Tests replace it.
+var stdinReader io.Reader = os.Stdin
 
 // Load reads the experiment file at path, applies the overrides, checks
 // every value and returns the resolved experiment. Keys the file and the
@@ -65,9 +65,9 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 	name := path
 	var data []byte
 	var err error
-	if path == StdinPath {
-		name = StdinName
-		data, err = readLimited(Stdin, "standard input")
+	if path == stdinPath {
+		name = stdinName
+		data, err = readLimited(stdinReader, "standard input")
 	} else {
 		data, err = files.ReadFile(path)
 	}
@@ -113,8 +113,8 @@ func setHint(path string) string {
 // readInput reads an experiment file, or standard input for "-", within
 // the limits Load documents.
 func readInput(path string) ([]byte, error) {
-	if path == StdinPath {
-		return readLimited(Stdin, "standard input")
+	if path == stdinPath {
+		return readLimited(stdinReader, "standard input")
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -234,7 +234,7 @@ type givenFile struct {
 // cleaned, or the same file by another path or link), and returns the path
 // it was first given as; otherwise it records path.
 func sameFile(given *[]givenFile, path string) (first string, twice bool) {
-	if path == StdinPath {
+	if path == stdinPath {
 		return "", false
 	}
 	fi, _ := os.Stat(path)

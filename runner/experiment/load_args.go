@@ -50,9 +50,9 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 			continue
 		}
 		for _, path := range paths {
-			if path == StdinPath {
+			if path == stdinPath {
 				if stdin++; stdin > 1 {
-					all = append(all, &Error{File: StdinName, Msg: "- is given twice (want standard input once)"})
+					all = append(all, &Error{File: stdinName, Msg: "- is given twice (want standard input once)"})
 					continue
 				}
 			}
@@ -120,7 +120,7 @@ func IsExperimentFile(name string) bool {
 // expandArg returns the files an argument names: itself, or for a folder
 // its experiment files, and whether it was a folder.
 func expandArg(files Files, arg string) ([]string, bool, *Error) {
-	if arg == StdinPath || !files.IsDir(arg) {
+	if arg == stdinPath || !files.IsDir(arg) {
 		return []string{arg}, false, nil
 	}
 	names, err := files.ReadDir(arg)

@@ -296,7 +296,7 @@ const stateRowsTwice = "subscribers is %d for subscribers %d, which the list hol
 // of state_rows comes to a number the list holds already: every point of
 // that source would be in the grid twice.
 func (g *Grid) stateRowsTwice() (n int, twice bool) {
-	if !slices.Contains(g.StateRows, SubscriberState) {
+	if !slices.Contains(g.StateRows, subscriberState) {
 		return 0, false
 	}
 	listed := setOf(g.StateRows)

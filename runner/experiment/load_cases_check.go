@@ -62,11 +62,11 @@ func firstShared[T comparable](a, b []T) (T, bool) {
 // the number n itself.
 func sharedStateRows(a, b *Grid) (n, rows int, ok bool) {
 	inA := setOf(a.StateRows)
-	aPerN := inA[SubscriberState]
+	aPerN := inA[subscriberState]
 	fixed, perN := -1, -1 // b's first number a holds; b's word subscribers
 	at := make(map[int]int, len(b.StateRows))
 	for i, v := range b.StateRows {
-		if v == SubscriberState {
+		if v == subscriberState {
 			if perN < 0 {
 				perN = i
 			}
@@ -93,7 +93,7 @@ func sharedStateRows(a, b *Grid) (n, rows int, ok bool) {
 		}
 		if first >= 0 {
 			rows = b.StateRows[first]
-			if rows == SubscriberState {
+			if rows == subscriberState {
 				rows = n
 			}
 			return n, rows, true
@@ -250,7 +250,7 @@ func whyNoMatch(x *Exclusion, grids []Grid) string {
 			func(g *Grid) bool { return anyShared(g.PartitionKeys, x.PartitionKeys) }},
 		{"workers", x.Workers != nil, func() string { return joinValues(x.Workers, strconv.Itoa) },
 			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
-		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, StateRowsText) },
+		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, stateRowsText) },
 			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
 		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, words.Float) },
 			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},

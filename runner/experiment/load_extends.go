@@ -9,18 +9,18 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// MaxExtendsDepth is the longest chain of bases an experiment may have: a
+// maxExtendsDepth is the longest chain of bases an experiment may have: a
 // file, its base, that base's base, and so on, 16 beyond the file.
-const MaxExtendsDepth = 16
+const maxExtendsDepth = 16
 
 // maxChainFiles caps the files one experiment reads through extends,
 // counting a base each time a chain reaches it: sixteen levels of bases
 // that each extend two others would otherwise read 2^16 files.
 const maxChainFiles = 256
 
-// ExtendsKey is the key that names an experiment file's bases. It is read
+// extendsKey is the key that names an experiment file's bases. It is read
 // before the layers are merged and is no value of the resolved experiment.
-const ExtendsKey = "extends"
+const extendsKey = "extends"
 
 // link is one file of a chain of bases: its path, and how the chain
 // reached it.
@@ -91,7 +91,7 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		}
 		firsts[d.Name] = k
 		switch {
-		case d.Name == ExtendsKey:
+		case d.Name == extendsKey:
 			extends = v
 		case d.Name == "name" && !top:
 			l.errs = append(l.errs, fp.errorAt(k, d.Name,
@@ -110,7 +110,7 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 // in order. stack holds the files of the chain so far, the file at
 // included, to find cycles.
 func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
-	p := place{File: at.path, Name: ExtendsKey, Lines: true, Via: at.via}
+	p := place{File: at.path, Name: extendsKey, Lines: true, Via: at.via}
 	var items []valueAt
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -144,9 +144,9 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
 				"%s is a cycle: it extends itself through %s (want a chain of bases that ends)", it.Node.Value, chainText(stack, path)))
 			continue
-		case next.depth > MaxExtendsDepth:
+		case next.depth > maxExtendsDepth:
 			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
-				"%s would be base %d of a chain, deeper than %d (want a shorter chain of bases)", it.Node.Value, next.depth, MaxExtendsDepth))
+				"%s would be base %d of a chain, deeper than %d (want a shorter chain of bases)", it.Node.Value, next.depth, maxExtendsDepth))
 			continue
 		case l.reads >= maxChainFiles:
 			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
@@ -166,7 +166,7 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 
 // baseDir is the folder the bases of the file at path are relative to.
 func baseDir(path string) string {
-	if path == StdinName {
+	if path == stdinName {
 		return "."
 	}
 	return filepath.Dir(path)
@@ -174,7 +174,7 @@ func baseDir(path string) string {
 
 // displayDir names that folder in a message.
 func displayDir(path string) string {
-	if path == StdinName {
+	if path == stdinName {
 		return "the current folder"
 	}
 	return "the folder of " + path

@@ -70,7 +70,7 @@ type keyDef struct {
 var keyTable = []*keyDef{
 	{Name: "version", Doc: "Schema version of the file; 1 is the only one so far.",
 		Type: typeInt, Min: 1, Max: 1, Noun: "supported version", Default: 1},
-	{Name: ExtendsKey, Doc: "Bases of the file: the path of an experiment file without name, relative to this file, or a list of them applied in order; the file's own keys replace theirs.",
+	{Name: extendsKey, Doc: "Bases of the file: the path of an experiment file without name, relative to this file, or a list of them applied in order; the file's own keys replace theirs.",
 		Type: typePaths, Noun: "path"},
 	{Name: "name", Doc: "Name of the experiment; names the output folder OUT/<name>. A file without name is a base, which other files extend.",
 		Type: typeName, Noun: "name"},

@@ -80,7 +80,7 @@ func (l *loader) origins(win map[string]*setting) map[string]string {
 	for _, d := range keyTable {
 		s := win[d.Name]
 		switch {
-		case d.Name == ExtendsKey:
+		case d.Name == extendsKey:
 			// read before the layers, and no value of the experiment
 		case s == nil && (d.Type == typeCases || d.Type == typeExclude):
 			// no default: without them the grid is the file's axes

@@ -7,9 +7,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// EnvPrefix starts the name of every environment variable that overrides a
+// envPrefix starts the name of every environment variable that overrides a
 // key: CKPTLAB_STATE_ROWS sets state_rows.
-const EnvPrefix = "CKPTLAB_"
+const envPrefix = "CKPTLAB_"
 
 // Overrides are values that replace those of an experiment file. In
 // increasing precedence: the file, the environment variables, the --set
@@ -38,7 +38,7 @@ func (l *loader) readEnv(env []string) {
 	layer := map[string]any{}
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		rest, ok := strings.CutPrefix(name, EnvPrefix)
+		rest, ok := strings.CutPrefix(name, envPrefix)
 		if !ok {
 			continue
 		}
@@ -49,7 +49,7 @@ func (l *loader) readEnv(env []string) {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestEnv(rest)))
 			continue
 		}
-		if d.Name == ExtendsKey {
+		if d.Name == extendsKey {
 			l.errs = append(l.errs, p.errorAt(nil, "", "%s", fileOnly))
 			continue
 		}
@@ -75,7 +75,7 @@ func (l *loader) readSets(sets []string) {
 			l.errs = append(l.errs, p.errorAt(nil, "", "unknown key (%s)", suggestKey(key)))
 			continue
 		}
-		if d.Name == ExtendsKey {
+		if d.Name == extendsKey {
 			l.errs = append(l.errs, p.errorAt(nil, "", "%s", fileOnly))
 			continue
 		}
@@ -116,9 +116,9 @@ func suggestKey(name string) string {
 // suggestEnv is suggestKey for the rest of an environment variable's name.
 func suggestEnv(rest string) string {
 	if d := nearestKey(strings.ToLower(rest)); d != nil {
-		return "did you mean " + EnvPrefix + strings.ToUpper(d.Name) + "?"
+		return "did you mean " + envPrefix + strings.ToUpper(d.Name) + "?"
 	}
-	return "want " + EnvPrefix + " and a key in upper case, such as " + EnvPrefix + "STATE_ROWS"
+	return "want " + envPrefix + " and a key in upper case, such as " + envPrefix + "STATE_ROWS"
 }
 
 // nearestKey returns the key within two edits of name, ignoring case, or

@@ -199,7 +199,7 @@ func intervalWant(p int) string {
 
 // wordValue is the value a key's Word stands for in parsed.Ints: for
 // state_rows, the subscribers of each source, resolved per source.
-const wordValue = SubscriberState
+const wordValue = subscriberState
 
 // nearWord reports a text that looks like a misspelling of key d's word,
 // such as subscriber for subscribers, with a suggestion.

@@ -148,7 +148,7 @@ func TestLoadStateRowsWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []int{100, SubscriberState}; !slices.Equal(e.StateRows, want) {
+	if want := []int{100, subscriberState}; !slices.Equal(e.StateRows, want) {
 		t.Errorf("StateRows = %v, want %v", e.StateRows, want)
 	}
 	for _, c := range []struct{ n, want int }{{200, 200}, {5000, 5000}} {

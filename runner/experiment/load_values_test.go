@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestTooManyValues checks that a file of more values than MaxValues is
+// TestTooManyValues checks that a file of more values than maxValues is
 // refused before it is parsed, at the mark that passes the limit, however
 // its values are written, and that files just within the limit are read.
 func TestTooManyValues(t *testing.T) {
@@ -19,10 +19,10 @@ func TestTooManyValues(t *testing.T) {
 		src       string
 		line, col int // of the error; 0 for none about the count
 	}{
-		{"a block list within the limit", block((MaxValues - 4) / 2), 0, 0},
-		{"a block list one mark over", block((MaxValues-4)/2 + 1), 3 + (MaxValues-4)/2, 1},
-		{"a flow list within the limit", flow(MaxValues - 4), 0, 0},
-		{"a flow list over", flow(MaxValues), 2, len("seeds: [") + 2*(MaxValues-3)}, // the comma of mark MaxValues+1
+		{"a block list within the limit", block((maxValues - 4) / 2), 0, 0},
+		{"a block list one mark over", block((maxValues-4)/2 + 1), 3 + (maxValues-4)/2, 1},
+		{"a flow list within the limit", flow(maxValues - 4), 0, 0},
+		{"a flow list over", flow(maxValues), 2, len("seeds: [") + 2*(maxValues-3)}, // the comma of mark maxValues+1
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

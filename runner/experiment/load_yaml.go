@@ -54,7 +54,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // parseDocument parses data as a single YAML document and returns its
 // content node, or nil for a document without content. More values than
-// MaxValues, syntax errors, a panic of the parser and a second document are
+// maxValues, syntax errors, a panic of the parser and a second document are
 // reported at p.
 func parseDocument(data []byte, p place) (root *yaml.Node, errs ErrorList) {
 	if e := checkValueCount(data, p); e != nil {

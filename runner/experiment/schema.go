@@ -9,13 +9,13 @@ import (
 // monthPattern is the JSON Schema pattern of a period label.
 const monthPattern = `^[0-9]{4}-(0[1-9]|1[0-2])$`
 
-// Schema returns the JSON Schema (draft 2020-12) of an experiment file,
+// jsonSchema returns the JSON Schema (draft 2020-12) of an experiment file,
 // indented and ending in a newline. It is generated from the table of keys
 // the loader checks values against, so the two agree; editors use it to
 // complete and check experiment files. The schema cannot say that
 // intervals and failure labels must fit every periods value; the loader
 // checks that.
-func Schema() []byte {
+func jsonSchema() []byte {
 	props := make(jsonObject, 0, len(keyTable))
 	var required []string
 	for _, d := range keyTable {

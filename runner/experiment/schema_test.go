@@ -13,12 +13,12 @@ import (
 var schemaFile = filepath.Join("..", "..", "experiment.schema.json")
 
 func TestSchemaFileIsCurrent(t *testing.T) {
-	golden.Check(t, schemaFile, Schema())
+	golden.Check(t, schemaFile, jsonSchema())
 }
 
 func TestSchemaIsDeterministic(t *testing.T) {
-	if a, b := Schema(), Schema(); !bytes.Equal(a, b) {
-		t.Error("two calls of Schema() differ")
+	if a, b := jsonSchema(), jsonSchema(); !bytes.Equal(a, b) {
+		t.Error("two calls of jsonSchema() differ")
 	}
 }
 
@@ -30,8 +30,8 @@ func TestSchemaCoversTheKeyTable(t *testing.T) {
 		Required             []string                   `json:"required"`
 		AdditionalProperties bool                       `json:"additionalProperties"`
 	}
-	if err := json.Unmarshal(Schema(), &s); err != nil {
-		t.Fatalf("Schema() is not JSON: %v", err)
+	if err := json.Unmarshal(jsonSchema(), &s); err != nil {
+		t.Fatalf("jsonSchema() is not JSON: %v", err)
 	}
 	if s.Schema != "https://json-schema.org/draft/2020-12/schema" {
 		t.Errorf("$schema = %q, want draft 2020-12", s.Schema)

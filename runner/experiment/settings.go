@@ -79,7 +79,7 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 		return list(e.PartitionKeys, model.PartitionKey.String), true
 	},
 	"workers":       func(e *Experiment) (Setting, bool) { return list(e.Workers, strconv.Itoa), true },
-	"state_rows":    func(e *Experiment) (Setting, bool) { return list(e.StateRows, StateRowsText), true },
+	"state_rows":    func(e *Experiment) (Setting, bool) { return list(e.StateRows, stateRowsText), true },
 	"risk_level":    func(e *Experiment) (Setting, bool) { return scalar(words.Float(e.RiskLevel)), true },
 	"probabilities": func(e *Experiment) (Setting, bool) { return list(e.Probabilities, words.Float), true },
 	"intervals": func(e *Experiment) (Setting, bool) {

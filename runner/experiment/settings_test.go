@@ -9,7 +9,7 @@ import (
 // key of the key table but extends, and no key the table lacks.
 func TestEveryKeyHasASetting(t *testing.T) {
 	for _, d := range keyTable {
-		if _, ok := settingOf[d.Name]; ok == (d.Name == ExtendsKey) {
+		if _, ok := settingOf[d.Name]; ok == (d.Name == extendsKey) {
 			t.Errorf("key %s: has a setting %v, want %v", d.Name, ok, !ok)
 		}
 	}
@@ -33,7 +33,7 @@ func TestSettingsInKeyOrder(t *testing.T) {
 		got = append(got, s.Key)
 	}
 	for _, d := range keyTable {
-		if d.Name != ExtendsKey {
+		if d.Name != extendsKey {
 			want = append(want, d.Name)
 		}
 	}

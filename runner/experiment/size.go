@@ -149,7 +149,7 @@ type sourceKey struct {
 }
 
 func newSizer(e *Experiment, g *Grid, ix *Excluder) *sizer {
-	perN := ix.perN != 0 || slices.Contains(g.StateRows, SubscriberState)
+	perN := ix.perN != 0 || slices.Contains(g.StateRows, subscriberState)
 	return &sizer{e: e, g: g, ix: ix, perN: perN,
 		pw: combine(axisClasses(g.PartitionKeys, &ix.partitionKeys), axisClasses(g.Workers, &ix.workers)),
 		sp: map[int]classes{}, kept: map[sourceKey]int64{}, iv: map[int]classes{}, done: map[sourceKey][2]int64{},
@@ -193,7 +193,7 @@ func (z *sizer) statesOf(n int) classes {
 	if z.states == nil {
 		z.states, z.listed = classes{}, map[int]bool{}
 		for _, v := range z.g.StateRows {
-			if v != SubscriberState {
+			if v != subscriberState {
 				z.states[z.ix.stateRows.of(v)]++
 				if z.ix.perN != 0 { // only then does listing n matter
 					z.listed[v] = true
