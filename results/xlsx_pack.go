@@ -143,7 +143,7 @@ func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scr
 		out = bufio.NewWriterSize(p.file, 1<<16)
 		d, suffix = newParallelDeflater(out), sheet[end:]
 		part := r.parts[i]
-		head := setDimension(sheet[:end], dimensionRef(len(r.t.Columns), part.hi-part.lo+1))
+		head := setDimension(sheet[:end], dimensionRef(headerCells(len(r.t.Columns), part.hi-part.lo), part.hi-part.lo+1))
 		_, err = d.Write(head)
 		return d, err
 	}

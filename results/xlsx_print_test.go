@@ -1,10 +1,12 @@
 package results_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -113,5 +115,33 @@ func TestXLSXBestRowsHighlighted(t *testing.T) {
 	}
 	if got, _ := f.GetConditionalFormats("failures"); len(got) != 0 {
 		t.Errorf("failures, without a best column, has conditional formats %+v", got)
+	}
+}
+
+// TestXLSXPrintAreaOfLongTables checks that a table sheet past 2,000 rows
+// prints only its header and first 2,000 rows, with a note on the sheet
+// naming the CSV file that holds the whole table, and that a short one
+// has no print area.
+func TestXLSXPrintAreaOfLongTables(t *testing.T) {
+	data := workbookBytes(t, syntheticSet(t, 2500, 10), 0)
+	wb := zipEntry(t, data, "xl/workbook.xml")
+	area := regexp.MustCompile(`<definedName localSheetId="(\d+)" name="_xlnm.Print_Area">([^<]*)</definedName>`).FindAllStringSubmatch(wb, -1)
+	if len(area) != 1 {
+		t.Fatalf("%d print areas, want 1 (grid's): %v", len(area), area)
+	}
+	if want := "&#39;grid&#39;!$A$1:$" + "V$2001"; area[0][2] != want {
+		t.Errorf("grid's print area is %s, want %s", area[0][2], want)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	row, err := f.GetRows("grid", excelize.Options{RawCellValue: true})
+	if err != nil || len(row) == 0 {
+		t.Fatal(err)
+	}
+	if note := row[0][len(row[0])-1]; !strings.Contains(note, "first 2,000 rows of 2,500") || !strings.Contains(note, "grid.csv") {
+		t.Errorf("grid's header row ends %q, want a note naming grid.csv", note)
 	}
 }

@@ -34,10 +34,11 @@ func (b *workbook) writeTable(t Table) error {
 	rows := tableRows{t: t, numeric: numericTextColumns(t.Columns)}
 	for lo := 0; lo == 0 || lo < total; lo += b.sheetRows {
 		hi := min(lo+b.sheetRows, total)
+		ts.rows = hi - lo
 		if err := ts.start(); err != nil {
 			return err
 		}
-		ts.rows, rows.style = hi-lo, ts.style
+		rows.style = ts.style
 		part, err := b.addRows(&ts, rows, lo, hi)
 		if err != nil {
 			return fmt.Errorf("sheet %s: %w", ts.name, err)
@@ -95,7 +96,6 @@ type tableSheet struct {
 // frozen header must be set before the first row.
 func (ts *tableSheet) start() error {
 	ts.part++
-	ts.rows = 0
 	ts.style = make([]int, len(ts.t.Columns))
 	ts.name = ts.t.Name
 	if ts.part > 1 {
@@ -161,7 +161,36 @@ func (ts *tableSheet) start() error {
 	}); err != nil {
 		return err
 	}
+	if ts.rows > printRows {
+		header = append(header, nil, fmt.Sprintf("Printed: the header and the first %s rows of %s; the full table is %s.csv.",
+			Count.FormatInt(printRows), Count.FormatInt(int64(ts.rows)), ts.t.Name))
+	}
 	return sw.SetRow("A1", header)
+}
+
+// headerCells is how many cells wide a table sheet of cols columns and
+// rows data rows is: its columns, and past printRows a blank and the note
+// where the full table is.
+func headerCells(cols, rows int) int {
+	if rows > printRows {
+		return cols + 2
+	}
+	return cols
+}
+
+// printRows is the most data rows a table sheet prints: past it the
+// printed pages would run to hundreds, and the CSV file is the place to
+// read the whole table.
+const printRows = 2000
+
+// setPrintArea limits a sheet of more than printRows rows to its header
+// and first printRows rows when printed.
+func (ts *tableSheet) setPrintArea() error {
+	if ts.rows <= printRows {
+		return nil
+	}
+	return ts.b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", Scope: ts.name,
+		RefersTo: fmt.Sprintf("'%s'!$A$1:$%s$%d", ts.name, columnName(max(len(ts.t.Columns), 1)), printRows+1)})
 }
 
 // finish puts the autofilter over the sheet's rows, highlights the best
@@ -172,6 +201,9 @@ func (ts *tableSheet) finish() error {
 		return fmt.Errorf("sheet %s: %w", ts.name, err)
 	}
 	if err := ts.highlightBest(); err != nil {
+		return fmt.Errorf("sheet %s: %w", ts.name, err)
+	}
+	if err := ts.setPrintArea(); err != nil {
 		return fmt.Errorf("sheet %s: %w", ts.name, err)
 	}
 	if err := ts.sw.Flush(); err != nil {
