@@ -60,8 +60,8 @@ func TestXLSXPageSetup(t *testing.T) {
 				t.Errorf("orientation %v: want landscape for the wide sheets only", l.Orientation)
 			}
 			want := map[string]string{
-				"grid": "'grid'!$1:$1", "failures": "'failures'!$1:$1", "matrix": "'matrix'!$1:$1",
-				"probability": "'probability'!$1:$1", "experiment": "'experiment'!$1:$1",
+				"grid": "'grid'!$1:$1", "failures": "'failures'!$1:$1", "matrix": "'matrix'!$1:$4",
+				"probability": "'probability'!$1:$4", "experiment": "'experiment'!$1:$1",
 			}[sheet]
 			if want != "" && titles[sheet] != want {
 				t.Errorf("print titles %q, want %q", titles[sheet], want)
@@ -143,5 +143,37 @@ func TestXLSXPrintAreaOfLongTables(t *testing.T) {
 	}
 	if note := row[0][len(row[0])-1]; !strings.Contains(note, "first 2,000 rows of 2,500") || !strings.Contains(note, "grid.csv") {
 		t.Errorf("grid's header row ends %q, want a note naming grid.csv", note)
+	}
+}
+
+// TestXLSXBlockSheetRepeatsHeader checks that a block sheet of one block,
+// the lesson's matrix, repeats the rows down to its column header on every
+// printed page, and that the last of those rows is that header.
+func TestXLSXBlockSheetRepeatsHeader(t *testing.T) {
+	data := workbookBytes(t, lessonSet(t), 0)
+	wb := zipEntry(t, data, "xl/workbook.xml")
+	m := regexp.MustCompile(`name="_xlnm.Print_Titles">&#39;matrix&#39;!\$A:\$A,&#39;matrix&#39;!\$1:\$(\d+)<|name="_xlnm.Print_Titles">&#39;matrix&#39;!\$1:\$(\d+)<`).FindStringSubmatch(wb)
+	if m == nil {
+		t.Fatal("matrix has no print titles")
+	}
+	n := m[1] + m[2]
+	if n == "1" {
+		t.Fatal("matrix repeats only its title row, not its column header")
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n) != 1 || len(rows) < int(n[0]-'0') { // one digit: rows 1..n
+		t.Fatalf("print titles 1:%s, sheet of %d rows", n, len(rows))
+	}
+	header := rows[int(n[0]-'0')-1]
+	if len(header) < 2 || header[0] != "failure" || header[1] != "none" {
+		t.Errorf("row %s of matrix, the last repeated, is %q, want the column header (failure, none, 6, ...)", n, header)
 	}
 }

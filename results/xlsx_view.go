@@ -25,18 +25,27 @@ func (b *workbook) writeView(v View) error {
 	// measures the columns and counts what fits, the second writes.
 	measure := newBlockFitter(b.sheetRows + 1)
 	var widths viewWidths
+	// A sheet of one block repeats the block's title and column header on
+	// every printed page, not just the sheet's title: with one block they
+	// are the same rows on every page.
+	blocks, titleRows := 0, 1
 	for blk := range v.All() {
-		if fitted, _, ok := measure.place(blk); ok {
+		if fitted, start, ok := measure.place(blk); ok {
 			widths.add(fitted)
+			blocks++
+			titleRows = start + 1
 		}
+	}
+	if blocks != 1 {
+		titleRows = 1
 	}
 	note := measure.note()
 	var width float64
 	for _, w := range widths.of() {
 		width += columnPoints(w)
 	}
-	layout := layOut(width, columnPoints(widths.of()[0]), 1)
-	if err := b.setUpPrint(v.Name, layout, 1, 1); err != nil {
+	layout := layOut(width, columnPoints(widths.of()[0]), titleRows)
+	if err := b.setUpPrint(v.Name, layout, titleRows, 1); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(v.Name)
