@@ -64,7 +64,9 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 // execute runs the command line and returns its exit code.
 func execute(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
-	root.SetArgs(args)
+	// cobra reads os.Args when given nil: no arguments must stay none
+	// (a test binary's own flags, -update among them, are no command's).
+	root.SetArgs(append([]string{}, args...))
 	cmd, err := root.ExecuteC()
 	var code exitCode
 	var usage usageError
