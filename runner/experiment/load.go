@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"ckptlab/internal/safefile"
 )
 
 // MaxFileBytes is the largest experiment file Load reads, 4 MiB: a
@@ -146,7 +148,7 @@ func checkRegular(fi fs.FileInfo) error {
 	case fi.IsDir():
 		return errors.New("is a folder, not an experiment file (want a YAML file, or - to read one from standard input)")
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("is not a regular file but a %s (want a YAML file, or - to read one from standard input)", fileKind(fi.Mode()))
+		return fmt.Errorf("is not a regular file but a %s (want a YAML file, or - to read one from standard input)", safefile.Kind(fi.Mode()))
 	case fi.Size() > MaxFileBytes:
 		return tooLarge("the file")
 	}
@@ -168,19 +170,6 @@ func readLimited(r io.Reader, what string) ([]byte, error) {
 func tooLarge(what string) error {
 	return fmt.Errorf("%s is larger than %d MiB, the most an experiment file may be (want a file of key: value lines; write a long axis as a range {from: A, to: B, step: S})",
 		what, MaxFileBytes>>20)
-}
-
-// fileKind names the kind of a file that is not regular.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // pathErr strips the path and operation from an error of the os package:
