@@ -1,19 +1,25 @@
 package results
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
 
-// writeView writes one of the lesson's views on a sheet of its name, with
-// excelize's stream writer, since a view grows with the axes it shows (a
-// probability sweep of 10,001 values gives 10,001 rows): the view's title,
-// then per block a bold title row, the header row and the rows, with a
-// blank row between blocks. Printed, the title repeats on every page and a
-// block that would not fit on what is left of a page starts a new one.
+// writeView writes one of the lesson's views on a sheet of its name: the
+// view's title, then per block a bold title row, the header row and the
+// rows, with a blank row between blocks. Printed, the title repeats on
+// every page and a block that would not fit on what is left of a page
+// starts a new one. A view grows with the axes it shows (a state_rows
+// sweep of 80,001 values gives 80,001 blocks), so its blocks are never
+// held: they are made one at a time, once here to measure the columns,
+// count what fits and make the styles, and once more as the workbook is
+// saved, when they are written into the sheet (see viewRows) as the
+// tables' rows are.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -21,30 +27,22 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
-	// Two passes over the blocks, each made one at a time: the first
-	// measures the columns and counts what fits, the second writes.
-	measure := newBlockFitter(b.sheetRows + 1)
-	var widths viewWidths
+	m, err := measureView(b.ctx, v, b.sheetRows+1)
+	if err != nil {
+		return fmt.Errorf("sheet %s: %w", v.Name, err)
+	}
 	// A sheet of one block repeats the block's title and column header on
 	// every printed page, not just the sheet's title: with one block they
 	// are the same rows on every page.
-	blocks, titleRows := 0, 1
-	for blk := range v.All() {
-		if fitted, start, ok := measure.place(blk); ok {
-			widths.add(fitted)
-			blocks++
-			titleRows = start + 1
-		}
+	titleRows := 1
+	if len(m.sizes) == 1 {
+		titleRows = 4 // the sheet's title, the note's row, the block's title and header
 	}
-	if blocks != 1 {
-		titleRows = 1
-	}
-	note := measure.note()
 	var width float64
-	for _, w := range widths.of() {
+	for _, w := range m.widths.of() {
 		width += columnPoints(w)
 	}
-	layout := layOut(width, columnPoints(widths.of()[0]), titleRows)
+	layout := layOut(width, columnPoints(m.widths.of()[0]), titleRows)
 	if err := b.setUpPrint(v.Name, layout, titleRows, 1); err != nil {
 		return err
 	}
@@ -53,39 +51,134 @@ func (b *workbook) writeView(v View) error {
 		return err
 	}
 	vs := viewSheet{b: b, name: v.Name, sw: sw, printed: true}
-	if err := vs.setWidths(widths.of()); err != nil {
+	if err := vs.setWidths(m.widths.of()); err != nil {
 		return err
 	}
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
 	}
-	if note != "" {
-		if err := sw.SetRow("A2", []any{note}); err != nil {
+	if m.note != "" {
+		if err := sw.SetRow("A2", []any{m.note}); err != nil {
 			return err
 		}
 	}
-	pages := pager{rows: layout.rows, used: 1}
-	write := newBlockFitter(b.sheetRows + 1)
-	i := 0
-	for blk := range v.All() {
-		blk, start, ok := write.place(blk)
-		if !ok {
-			continue
+	// The blocks' styles, made in the order the blocks first ask for them,
+	// so that each gets the id it got when the blocks were written here.
+	for _, key := range m.styles {
+		if _, err := b.style(key.role, key.quantity); err != nil {
+			return err
 		}
-		if pages.place(len(blk.Rows)+3) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
-				return err
-			}
-		}
-		if err := vs.block(start, blk); err != nil {
+	}
+	rows := viewRows{v: v, last: b.sheetRows + 1, blocks: len(m.sizes), pageRows: layout.rows, styles: maps.Clone(b.styles)}
+	if b.streamViews != nil {
+		if err := b.streamViews(b, sw, rows); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
-		i++
+	} else if err := insertPageBreaks(sw, layout.rows, m.sizes); err != nil {
+		return err
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("sheet %s: %w", v.Name, err)
 	}
+	if b.streamViews == nil {
+		path, err := sheetPath(b.f, v.Name)
+		if err != nil {
+			return err
+		}
+		rows.part = sheetPart{path: path, dim: dimensionRef(m.cols, m.lastRow)}
+		b.rows = append(b.rows, rows)
+	}
 	return nil
+}
+
+// insertPageBreaks breaks the pages of a view's sheet, of pageRows rows
+// each, before each block that would not fit on what is left of a page,
+// given the rows of each block: a page begins with the sheet's title.
+func insertPageBreaks(sw *excelize.StreamWriter, pageRows int, sizes []int) error {
+	pages := pager{rows: pageRows, used: 1}
+	start := 3
+	for i, n := range sizes {
+		if pages.place(n+3) && i > 0 {
+			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
+				return err
+			}
+		}
+		start += n + 3
+	}
+	return nil
+}
+
+// viewMeasure is what a view's blocks need on its sheet, made one at a
+// time: its columns' widths, the rows of each block that fits (cut where
+// needed), the note on what was left out, the styles of their cells in
+// the order first asked for, and the last column and row that hold a
+// cell.
+type viewMeasure struct {
+	widths        viewWidths
+	sizes         []int
+	note          string
+	styles        []styleKey
+	cols, lastRow int
+}
+
+// measureView ranges over the view's blocks once and measures them, cut
+// to end by row last.
+func measureView(ctx context.Context, v View, last int) (*viewMeasure, error) {
+	m := &viewMeasure{cols: 1, lastRow: 1}
+	fit := newBlockFitter(last)
+	seen := make(map[styleKey]bool)
+	ask := func(role styleRole, q Quantity) {
+		if key := (styleKey{role, q}); !seen[key] {
+			seen[key] = true
+			m.styles = append(m.styles, key)
+		}
+	}
+	for blk := range v.All() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		blk, start, ok := fit.place(blk)
+		if !ok {
+			continue
+		}
+		m.widths.add(blk)
+		m.sizes = append(m.sizes, len(blk.Rows))
+		ask(blockStyle, General)
+		ask(headerStyle, General)
+		ask(numberHeaderStyle, General)
+		for _, c := range blk.Columns {
+			ask(viewCellRole(c), printedQuantity(c))
+		}
+		for _, mk := range blk.Marked {
+			r, c := mk[0], mk[1]
+			if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
+				return nil, fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
+			}
+			ask(markedStyle, printedQuantity(blk.Columns[c]))
+		}
+		m.lastRow = start // the block's title
+		if len(blk.Columns) > 0 {
+			m.cols, m.lastRow = max(m.cols, len(blk.Columns)), start+1
+		}
+		for i, r := range blk.Rows {
+			if len(r) > 0 {
+				m.cols, m.lastRow = max(m.cols, len(r)), start+2+i
+			}
+		}
+	}
+	if m.note = fit.note(); m.note != "" && m.lastRow < 2 {
+		m.lastRow = 2
+	}
+	return m, nil
+}
+
+// viewCellRole is the style role of a view's cells in column c: intervals,
+// numbers or none, and labels alike are centred.
+func viewCellRole(c Column) styleRole {
+	if c.Kind == Text {
+		return centredStyle
+	}
+	return plainStyle
 }
 
 // blockFitter lays blocks out from row 3 on, below the sheet's title and
@@ -161,6 +254,12 @@ func (vs viewSheet) quantity(c Column) Quantity {
 	if !vs.printed {
 		return quantity(c)
 	}
+	return printedQuantity(c)
+}
+
+// printedQuantity is the number style of a column's cells on a sheet of
+// one of the lesson's own tables: numbers as the lesson prints them.
+func printedQuantity(c Column) Quantity {
 	if c.Kind == Float && c.Decimals >= 0 {
 		return Printed
 	}
