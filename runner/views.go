@@ -209,6 +209,7 @@ func (r *Result) partitionBlock(sr *SourceResult, title string) (blk results.Blo
 		blk.Columns = lesson
 	} else {
 		blk.Title = title + ", by partition key and workers"
+		blk.Keys = 3
 		blk.Columns = append([]results.Column{
 			{Name: "partitioned by", Kind: results.Text},
 			{Name: "workers", Kind: results.Int},
