@@ -3,6 +3,7 @@ package results
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"regexp"
@@ -34,6 +35,12 @@ type chartCache struct {
 	// whose columns are intervals colours each by its interval, which
 	// excelize writes for pie charts only.
 	points []string
+	// marks, when set, are the x values and labels of the last series,
+	// the chart's marks: points of their own x values, each labelled.
+	marks struct {
+		xs     []float64
+		labels []string
+	}
 }
 
 // chartPart names the part of the i-th chart added to the workbook, from 0.
@@ -221,8 +228,14 @@ var (
 func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 	var err error
 	if c.xs != nil {
+		n := len(xValRef.FindAllIndex(chart, -1))
+		series := 0
 		chart = xValRef.ReplaceAllFunc(chart, func(m []byte) []byte {
 			f := xValRef.FindSubmatch(m)[1]
+			series++
+			if c.marks.xs != nil && series == n {
+				return []byte(markLabels(c.marks.labels) + "<xVal>" + numRef(string(f), c.marks.xs) + "</xVal>")
+			}
 			return []byte("<xVal>" + numRef(string(f), c.xs) + "</xVal>")
 		})
 	}
@@ -241,6 +254,28 @@ func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 		return []byte("<" + string(sm[1]) + ">" + numRef(string(sm[2]), ys) + "</" + string(sm[1]) + ">")
 	})
 	return chart, err
+}
+
+// markLabels writes the data labels of a chart's marks, a label of its
+// own text above each point, where the schema puts a scatter series'
+// labels: before its x values. excelize writes no labels of one series
+// of a scatter chart.
+func markLabels(labels []string) string {
+	const show = `<showLegendKey val="0"/><showVal val="1"/><showCatName val="0"/><showSerName val="0"/><showPercent val="0"/><showBubbleSize val="0"/>`
+	// A white ground, so that a label reads over the lines that cross at
+	// its point.
+	const labelFill = `<spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill></spPr>`
+	const font = `<a:rPr lang="en-US" sz="800" b="0"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:rPr>`
+	var b strings.Builder
+	b.WriteString("<dLbls>")
+	for i, l := range labels {
+		var text strings.Builder
+		xml.EscapeText(&text, []byte(l))
+		fmt.Fprintf(&b, `<dLbl><idx val="%d"/><tx><rich><a:bodyPr/><a:p><a:r>%s<a:t>%s</a:t></a:r></a:p></rich></tx>%s<dLblPos val="t"/>%s</dLbl>`,
+			i, font, text.String(), labelFill, show)
+	}
+	b.WriteString(`<txPr><a:bodyPr/><a:p><a:pPr><a:defRPr sz="800"/></a:pPr><a:endParaRPr lang="en-US"/></a:p></txPr><dLblPos val="t"/>` + show + "</dLbls>")
+	return b.String()
 }
 
 // invertIfNegative is where a column series' data points go: after its
