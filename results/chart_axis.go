@@ -79,6 +79,19 @@ func scaleY(c Chart) (s yScale, ok bool) {
 	if highest <= yCutAbove*s.top {
 		return yScale{}, false
 	}
+	// A line whose highest point is only a little above the top is drawn
+	// whole: the top rises to the highest of them.
+	near := s.top
+	for j := 1; j < len(cols); j++ {
+		var hi float64
+		for _, r := range c.Data.Rows {
+			hi = max(hi, yValue(r[j]))
+		}
+		if hi <= yCutAbove*s.top {
+			near = max(near, hi)
+		}
+	}
+	s.top = niceCeil(near)
 	for j := 1; j < len(cols); j++ {
 		var hi Value
 		for i, r := range c.Data.Rows {
@@ -104,7 +117,7 @@ func (s yScale) note() string {
 	for i, l := range s.cut {
 		rises[i] = fmt.Sprintf("%s reaches %s", l.name, l.highest)
 	}
-	return fmt.Sprintf("The y axis stops at %s, half as much again as %s, so that the lines near the best are told apart: %s, off the chart.",
+	return fmt.Sprintf("The y axis stops at %s, scaled to %s with room above, so that the lines near the best are told apart: %s, off the chart.",
 		top, s.basis, joinAnd(rises))
 }
 

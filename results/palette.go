@@ -14,8 +14,7 @@ var okabeIto = [...]string{"E69F00", "56B4E9", "009E73", "CC79A7", "0072B2", "D5
 const noneColour = "000000"
 
 // marksColour is the colour of a chart's marks, the break-even crossings:
-// a dark grey, apart from every line's colour, outlined in white so that
-// it shows on the black of none.
+// a dark grey, apart from every line's colour, black none's included.
 const marksColour = "595959"
 
 // mutedWidth and emphasisWidth are a line's width in points: a muted

@@ -95,11 +95,12 @@ type Mark struct {
 	From, To string
 }
 
-// Label is the mark's label on a chart: "p = 11/18: none → 6".
+// Label is the mark's label on a chart: "p = 11/18: none → 6", the
+// probability as a decimal when its fraction is long.
 func (m Mark) Label() string {
 	x := m.Fraction
-	if x == "" {
-		x = Probability.Format(m.X)
+	if x == "" || len(x) > len("11/18") {
+		x = Probability.Format(m.X) // 2200/3501 reads worse than 0.6284
 	}
 	return "p = " + x + ": " + strings.TrimPrefix(m.From, "interval ") + " → " + strings.TrimPrefix(m.To, "interval ")
 }

@@ -143,6 +143,7 @@ type anchoredChart struct {
 // they are numbers, a series per column after the first, and the marks.
 func cacheOf(c Chart) chartCache {
 	var cc chartCache
+	cc.logX = logWorkers(c)
 	if c.Numeric() {
 		for _, r := range c.Data.Rows {
 			cc.xs = append(cc.xs, yValue(r[0]))
@@ -156,10 +157,19 @@ func cacheOf(c Chart) chartCache {
 		cc.ys = append(cc.ys, ys)
 	}
 	if len(c.Marks) > 0 && c.Numeric() {
+		lo, hi, _ := xRange(c.Data)
 		var ys []float64
 		for _, m := range c.Marks {
+			at := "t"
+			switch t := (m.X - lo) / (hi - lo); {
+			case t < 0.25:
+				at = "r"
+			case t > 0.75:
+				at = "l"
+			}
 			cc.marks.xs = append(cc.marks.xs, m.X)
 			cc.marks.labels = append(cc.marks.labels, m.Label())
+			cc.marks.at = append(cc.marks.at, at)
 			ys = append(ys, m.Y)
 		}
 		cc.ys = append(cc.ys, ys)
@@ -215,7 +225,8 @@ func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 		Title:     text(title, 11, true),
 		Legend:    excelize.ChartLegend{Position: "right", Font: &label},
 		XAxis:     excelize.ChartAxis{Title: text(c.Data.Columns[0].Name, 9, false), Font: label},
-		YAxis:     excelize.ChartAxis{Title: text(c.YTitle, 9, false), Font: label, MajorGridLines: true},
+		YAxis: excelize.ChartAxis{Title: text(c.YTitle, 9, false), Font: label, MajorGridLines: true,
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"}}, // rows, thousands separated
 	}
 	if c.Numeric() {
 		chart.Type = excelize.Scatter
@@ -226,9 +237,6 @@ func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 	if s, ok := scaleY(c); ok {
 		zero := 0.0
 		chart.YAxis.Maximum, chart.YAxis.Minimum = &s.top, &zero
-	}
-	if c.Data.Columns[0].Name == "workers" && hiX(c.Data) > 16 {
-		chart.XAxis.LogBase = 2 // a sweep to many workers, spaced by doubling
 	}
 	if !c.Numeric() {
 		if n > maxXLabels {
@@ -284,8 +292,7 @@ func marksSeries(sheet string, top, n int) excelize.ChartSeries {
 		Values:     column("B"),
 		Fill:       fill,
 		Line:       excelize.LineOptions{Type: excelize.LineNone},
-		Marker: excelize.ChartMarker{Symbol: "diamond", Size: 9, Fill: fill,
-			Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFFFFF"}}}},
+		Marker:     excelize.ChartMarker{Symbol: "diamond", Size: 9, Fill: fill},
 	}
 }
 
@@ -307,10 +314,12 @@ func maxLabelChars(b Block) int {
 	return n
 }
 
-// hiX returns the greatest x value of a chart's figures.
-func hiX(b Block) float64 {
-	_, hi, _ := xRange(b)
-	return hi
+// logWorkers reports whether a chart's x axis is spaced by doubling: a
+// sweep to more than 16 workers, whose small counts would crowd the left
+// edge of an even axis.
+func logWorkers(c Chart) bool {
+	lo, hi, ok := xRange(c.Data)
+	return ok && c.Numeric() && c.Data.Columns[0].Name == "workers" && hi > 16 && lo > 0
 }
 
 // xRange returns the least and greatest x value of a chart's figures, so
