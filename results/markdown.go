@@ -99,6 +99,9 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Decisions: the interval each criterion picks\n")
 			blk, more := collect(s.Decisions, MarkdownLimit/200)
+			blk = dropConstantKeys(blk, 4)
+			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
+			blk.Keys++ // and the probability
 			writeMarkdownBlock(b, blk, false)
 			if more > 0 {
 				fmt.Fprintf(b, "\n%d more rows in decisions.csv.\n", more)
@@ -177,10 +180,112 @@ func writeMarkdownBlock(b *bytes.Buffer, blk Block, printed bool) {
 	} else {
 		b.WriteString("\n")
 	}
-	writeMarkdownTable(b, blk, printed)
+	parts := columnParts(blk)
+	for i, part := range parts {
+		if len(parts) > 1 {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(b, "*Part %d of %d: columns %s*\n\n", i+1, len(parts), escapeMarkdown(partName(blk, part)))
+		}
+		writeMarkdownTable(b, blk.columns(part), printed)
+	}
 	if fold {
 		b.WriteString("\n</details>\n")
 	}
+}
+
+// maxMarkdownColumns is the most columns a Markdown table has: as many as
+// a pull-request comment shows without scrolling sideways, and as the
+// widest of the lesson's own tables (the probability table), which stays
+// whole.
+const maxMarkdownColumns = 8
+
+// columnParts splits a block's columns into parts of at most
+// maxMarkdownColumns, each the block's key columns (Keys) and a run of the
+// others, as even as the runs allow: a run keeps together the columns
+// whose names start with the same word (best interval, best expected
+// total). A block that fits is one part. Each part lists column indexes.
+func columnParts(blk Block) [][]int {
+	keys := min(max(blk.Keys, 1), len(blk.Columns))
+	if len(blk.Columns) <= maxMarkdownColumns || keys >= maxMarkdownColumns-1 {
+		return [][]int{nil}
+	}
+	room := maxMarkdownColumns - keys
+	rest := len(blk.Columns) - keys
+	n := (rest + room - 1) / room
+	even := (rest + n - 1) / n
+	var parts [][]int
+	var run []int
+	for j := keys; j < len(blk.Columns); {
+		group := j + 1
+		for group < len(blk.Columns) && firstWord(blk.Columns[group].Name) == firstWord(blk.Columns[j].Name) {
+			group++
+		}
+		group = min(group, j+room) // a run longer than a part is cut
+		if len(run) > 0 && (len(run)+group-j > room || len(run) >= even) {
+			parts = append(parts, run)
+			run = nil
+		}
+		for ; j < group; j++ {
+			run = append(run, j)
+		}
+	}
+	parts = append(parts, run)
+	for i, p := range parts {
+		cols := make([]int, 0, keys+len(p))
+		for j := range keys {
+			cols = append(cols, j)
+		}
+		parts[i] = append(cols, p...)
+	}
+	return parts
+}
+
+// firstWord returns a column name's first word: "best" of "best interval"
+// and of "best_expected_total".
+func firstWord(name string) string {
+	word, _, _ := strings.Cut(strings.ReplaceAll(name, "_", " "), " ")
+	return word
+}
+
+// partName names a part of a split table by the first and last of its
+// columns past the keys: "best interval to tail total".
+func partName(blk Block, part []int) string {
+	keys := min(max(blk.Keys, 1), len(blk.Columns))
+	first, last := blk.Columns[part[keys]].Name, blk.Columns[part[len(part)-1]].Name
+	if first == last {
+		return first
+	}
+	return first + " to " + last
+}
+
+// columns returns the block with only the given columns, in their order,
+// and the cells marked among them; nil keeps every column.
+func (b Block) columns(cols []int) Block {
+	if cols == nil {
+		return b
+	}
+	out := Block{Title: b.Title, Keys: b.Keys}
+	at := make(map[int]int, len(cols))
+	for i, j := range cols {
+		out.Columns = append(out.Columns, b.Columns[j])
+		at[j] = i
+	}
+	out.Rows = make([][]Value, len(b.Rows))
+	for r, row := range b.Rows {
+		cells := make([]Value, len(cols))
+		for i, j := range cols {
+			cells[i] = row[j]
+		}
+		out.Rows[r] = cells
+	}
+	for _, m := range b.Marked {
+		if i, ok := at[m[1]]; ok {
+			out.Marked = append(out.Marked, [2]int{m[0], i})
+		}
+	}
+	return out
 }
 
 // writeMarkdownTable writes a block as a pipe table, numbers right-aligned.

@@ -64,8 +64,8 @@ func TestMarkdownSummary(t *testing.T) {
 		"<details><summary>Settings</summary>\n\n| key | value | origin |\n",
 		"| intervals | none, 6, 4, 3, 2, 1 |  |\n",
 		"\n### Answers\n\n- lesson: interval none is best for probabilities up to 11/18, 6 up to 11/12, then 4.\n",
-		"| interval | from\\_probability | to\\_probability | from\\_fraction | to\\_fraction |",
-		"**seed 20260218, subscribers 200, periods 12, state\\_rows 200**\n\n| interval |", "| 6 | 0.6111 | 0.9167 | 11/18 | 11/12 |\n",
+		"| interval | from probability | to probability | from fraction | to fraction |",
+		"**seed 20260218, subscribers 200, periods 12, state rows 200**\n\n| interval |", "| 6 | 0.6111 | 0.9167 | 11/18 | 11/12 |\n",
 		// the expected totals of the lesson's cost table, 0 and 1200.0 for none
 		// at probabilities 0 and 1, on an even grid
 		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #009E73, #56B4E9, #E69F00\"}}}}%%\nxychart-beta\n",

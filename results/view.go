@@ -38,6 +38,11 @@ type Block struct {
 	// Marked lists cells to highlight, as (row, column) pairs: in the
 	// probability view, the expected total of the best interval.
 	Marked [][2]int
+	// Keys is how many leading columns name a row (the partition key,
+	// workers and interval of a worker sweep's partition table): a writer
+	// that splits a wide table repeats them in every part. 0 counts the
+	// first column alone.
+	Keys int
 }
 
 // Table returns the block as a Table, for writers of plain tables.

@@ -12,8 +12,15 @@ import (
 // excelize's stream writer, since a view grows with the axes it shows (a
 // probability sweep of 10,001 values gives 10,001 rows): the view's title,
 // then per block a bold title row, the header row and the rows, with a
-// blank row between blocks. Printed, the title repeats on every page and a
-// block that would not fit on what is left of a page starts a new one.
+// blank row between blocks.
+//
+// Printed, every page shows the column header of the block it holds. A
+// sheet of one block repeats its title rows down to that header on every
+// page. A sheet of several blocks repeats the sheet's title only, since a
+// sheet has one range of repeated rows: there a block that would not fit
+// on what is left of a page starts a new one, and a block longer than a
+// page is cut at each page's end, its title ("continued") and header
+// written again at the top of the next.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -22,24 +29,27 @@ func (b *workbook) writeView(v View) error {
 		return err
 	}
 	// Two passes over the blocks, each made one at a time: the first
-	// measures the columns and counts what fits, the second writes.
-	measure := newBlockFitter(b.sheetRows + 1)
+	// measures the columns and counts what fits, the second writes. What
+	// fits depends on whether the blocks are continued over pages, which
+	// only the number of blocks tells, so the first pass counts both ways:
+	// continued at the fewest rows a page holds, which holds for any page.
+	last := b.sheetRows + 1
+	flat, continued := newBlockFitter(last, 0), newBlockFitter(last, minPageRows)
 	var widths viewWidths
-	// A sheet of one block repeats the block's title and column header on
-	// every printed page, not just the sheet's title: with one block they
-	// are the same rows on every page.
 	blocks, titleRows := 0, 1
 	for blk := range v.All() {
-		if fitted, start, ok := measure.place(blk); ok {
+		continued.place(blk)
+		if fitted, start, ok := flat.place(blk); ok {
 			widths.add(fitted)
 			blocks++
 			titleRows = start + 1
 		}
 	}
+	measured, pageRows := flat, 0
 	if blocks != 1 {
 		titleRows = 1
+		measured, pageRows = continued, minPageRows
 	}
-	note := measure.note()
 	var width float64
 	for _, w := range widths.of() {
 		width += columnPoints(w)
@@ -59,28 +69,24 @@ func (b *workbook) writeView(v View) error {
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
 	}
-	if note != "" {
+	if note := measured.note(); note != "" {
 		if err := sw.SetRow("A2", []any{note}); err != nil {
 			return err
 		}
 	}
-	pages := pager{rows: layout.rows, used: 1}
-	write := newBlockFitter(b.sheetRows + 1)
-	i := 0
+	// The second pass cuts as the first did; written at the layout's rows
+	// a page, the blocks take at most the rows the first pass counted.
+	write := newBlockFitter(last, pageRows)
+	pages := continuedPages{rows: layout.rows, used: 1, on: blocks > 1}
+	row := 3
 	for blk := range v.All() {
-		blk, start, ok := write.place(blk)
+		blk, _, ok := write.place(blk)
 		if !ok {
 			continue
 		}
-		if pages.place(len(blk.Rows)+3) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
-				return err
-			}
-		}
-		if err := vs.block(start, blk); err != nil {
+		if row, err = vs.pagedBlock(row, blk, &pages); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
-		i++
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("sheet %s: %w", v.Name, err)
@@ -88,39 +94,118 @@ func (b *workbook) writeView(v View) error {
 	return nil
 }
 
+// minPageRows is the fewest rows below its repeated rows that layOut
+// takes a printed page to hold.
+const minPageRows = 8
+
+// continuedPages follows the rows used on the printed page being filled
+// by a sheet of blocks, each block printed with its header on every page
+// it spans.
+type continuedPages struct {
+	rows int  // rows a page holds below the repeated rows
+	used int  // rows used on the current page
+	on   bool // blocks are continued over pages; false: the sheet repeats its header
+}
+
+// pagedBlock writes a block from row top on, as the pages need it (see
+// writeView), and returns the row after it and the blank row below it.
+func (vs viewSheet) pagedBlock(top int, blk Block, p *continuedPages) (next int, err error) {
+	if !p.on {
+		return top + len(blk.Rows) + 3, vs.block(top, blk)
+	}
+	breakAt := func(row int) error {
+		p.used = 0
+		return vs.sw.InsertPageBreak(cellName(1, row))
+	}
+	if p.used > 1 && p.used+len(blk.Rows)+2 > p.rows {
+		if err := breakAt(top); err != nil {
+			return 0, err
+		}
+	}
+	row, title := top, blk.Title
+	for from := 0; ; {
+		to := min(len(blk.Rows), from+p.rows-p.used-2)
+		piece := blk.slice(from, to)
+		piece.Title = title
+		if err := vs.block(row, piece); err != nil {
+			return 0, err
+		}
+		row += 2 + len(piece.Rows)
+		p.used += 2 + len(piece.Rows)
+		if from = to; from == len(blk.Rows) {
+			break
+		}
+		if err := breakAt(row); err != nil {
+			return 0, err
+		}
+		title = blk.Title + " (continued)"
+	}
+	p.used++ // the blank row below
+	return row + 1, nil
+}
+
+// slice returns the block's rows from i up to j, with the cells marked
+// among them.
+func (b Block) slice(i, j int) Block {
+	out := Block{Title: b.Title, Columns: b.Columns, Rows: b.Rows[i:j]}
+	for _, m := range b.Marked {
+		if m[0] >= i && m[0] < j {
+			out.Marked = append(out.Marked, [2]int{m[0] - i, m[1]})
+		}
+	}
+	return out
+}
+
 // blockFitter lays blocks out from row 3 on, below the sheet's title and
 // a row for a note, one at a time, and cuts them to end by row last, the
 // last row a sheet has. A view outgrows a sheet only with a sweep of more
-// than a million values; the grid sheets still hold every figure.
+// than a million values; the grid sheets still hold every figure. With
+// pageRows set, it counts a block as continued over pages of that many
+// rows, its title and header written again on each.
 type blockFitter struct {
 	last, row   int
+	pageRows    int
 	total, kept int
 }
 
-func newBlockFitter(last int) *blockFitter { return &blockFitter{last: last, row: 3} }
+func newBlockFitter(last, pageRows int) *blockFitter {
+	return &blockFitter{last: last, row: 3, pageRows: pageRows}
+}
 
 // place returns the block as it fits, cut where needed, and the row it
 // starts on, or ok false when no row is left for it.
 func (f *blockFitter) place(blk Block) (fitted Block, start int, ok bool) {
 	f.total += len(blk.Rows)
-	room := f.last - (f.row + 1) // rows below the block's title and header
+	room := f.room(f.last - f.row + 1)
 	if room <= 0 {
 		return Block{}, 0, false
 	}
 	if len(blk.Rows) > room {
-		blk.Rows = blk.Rows[:room]
-		var marked [][2]int
-		for _, m := range blk.Marked {
-			if m[0] < room {
-				marked = append(marked, m)
-			}
-		}
-		blk.Marked = marked
+		blk = blk.slice(0, room)
 	}
 	f.kept += len(blk.Rows)
 	start = f.row
-	f.row += 2 + len(blk.Rows) + 1
+	f.row += f.taken(len(blk.Rows)) + 1
 	return blk, start, true
+}
+
+// taken returns the rows a block of n rows takes, without the blank row
+// below it: its title and header, written again on each page it is
+// continued on, and its rows.
+func (f *blockFitter) taken(n int) int {
+	if f.pageRows == 0 || n == 0 {
+		return n + 2
+	}
+	per := f.pageRows - 2
+	return n + 2*((n+per-1)/per)
+}
+
+// room returns the most rows of a block that fit in rows rows.
+func (f *blockFitter) room(rows int) int {
+	if f.pageRows == 0 {
+		return rows - 2
+	}
+	return rows/f.pageRows*(f.pageRows-2) + max(0, rows%f.pageRows-2)
 }
 
 // note says how many of the rows placed so far were left out, or "".
@@ -131,10 +216,11 @@ func (f *blockFitter) note() string {
 	return fmt.Sprintf("Only %d of this view's %d rows fit on a sheet; the grid sheets hold every figure.", f.kept, f.total)
 }
 
-// fitBlocks places every block (see blockFitter): the blocks that fit,
-// cut where needed, the rows they start on, and the note.
+// fitBlocks places every block (see blockFitter), not continued over
+// pages: the blocks that fit, cut where needed, the rows they start on,
+// and the note.
 func fitBlocks(blocks []Block, last int) ([]Block, []int, string) {
-	f := newBlockFitter(last)
+	f := newBlockFitter(last, 0)
 	var fitted []Block
 	var starts []int
 	for _, blk := range blocks {
