@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -41,8 +42,11 @@ func (s Source) FaultBlockSubscribers() int {
 // stage drops, the same counts a Scan of them gives. Its time is
 // O(hi-lo) per partitioning plus, per block of FaultBlockSubscribers, one
 // pass over the fault draws; its memory is at most one bit per record of a
-// block.
-func (s Source) Count(t *Tally, lo, hi int) {
+// block. A FaultIndex counts a large source without the passes.
+func (s Source) Count(t *Tally, lo, hi int) { s.count(t, lo, hi, nil) }
+
+// count is Count, reading the faults from f if not nil.
+func (s Source) count(t *Tally, lo, hi int, f *FaultIndex) {
 	c := newCounter(s, t)
 	defer c.release()
 	if s.Missing == 0 && s.Duplicates == 0 {
@@ -51,7 +55,7 @@ func (s Source) Count(t *Tally, lo, hi int) {
 	}
 	step := s.FaultBlockSubscribers()
 	for b := lo; b < hi; b += step {
-		c.block(b, min(b+step, hi))
+		c.block(b, min(b+step, hi), f)
 	}
 }
 
@@ -65,31 +69,45 @@ type counter struct {
 	regions  []int64  // subscribers per region of the last clean
 	types    []int64  // subscribers per type of the last clean
 	fastmod  []uint64 // per partitioning, Lemire's constant for % workers
+	fold     *foldPlan
+	bins     []uint32 // the bins of the fold group at hand
 	bits     []uint64
 	missing  []int // missing periods of the subscriber at hand
 	lostRows []int
 	workers  []int32
+	name     []byte // the name of the faulted subscriber at hand
+	// touched[p][w] is lostOf(p, w) of the tally, once the count has
+	// touched worker w of partitioning p: a slice index instead of a map
+	// look-up per faulted subscriber, for the first touchedWorkers workers
+	// of the partitionings in order.
+	touched [][][]int64
 }
 
-// scratchPool keeps the name hashes and fault bits of finished counts:
-// a run counts thousands of pieces, each of which would otherwise allocate
-// them anew.
+// scratchPool keeps the name hashes, fold bins, fold plan and fault bits
+// of finished counts: a run counts thousands of pieces, each of which would
+// otherwise make them anew.
 var scratchPool sync.Pool
 
 type scratch struct {
 	hashes []uint32
+	bins   []uint32
 	bits   []uint64
+	parts  []Partitioning // the partitionings fold was planned for
+	fold   *foldPlan
 }
 
 func (c *counter) release() {
-	scratchPool.Put(&scratch{hashes: c.hashes[:0], bits: c.bits[:0]})
+	scratchPool.Put(&scratch{hashes: c.hashes[:0], bins: c.bins, bits: c.bits[:0], parts: c.t.parts, fold: c.fold})
 }
 
 func newCounter(s Source, t *Tally) *counter {
 	c := &counter{s: s, t: t, workers: make([]int32, len(t.parts)),
 		regions: make([]int64, len(Regions)), types: make([]int64, len(Types))}
 	if sc, ok := scratchPool.Get().(*scratch); ok {
-		c.hashes, c.bits = sc.hashes, sc.bits
+		c.hashes, c.bins, c.bits = sc.hashes, sc.bins, sc.bits
+		if slices.Equal(sc.parts, t.parts) {
+			c.fold = sc.fold
+		}
 	}
 	for _, part := range t.parts {
 		switch part.Key {
@@ -101,6 +119,9 @@ func newCounter(s Source, t *Tally) *counter {
 			c.draws = 2
 		}
 		c.fastmod = append(c.fastmod, ^uint64(0)/uint64(part.Workers)+1)
+	}
+	if c.byName && c.fold == nil {
+		c.fold = newFoldPlan(t.parts, cleanChunk)
 	}
 	return c
 }
@@ -124,6 +145,7 @@ func (c *counter) cleanChunk(lo, hi int) {
 			c.hashes = make([]uint32, 0, hi-lo)
 		}
 		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
+		c.bins = c.fold.bin(t, c.hashes, c.fastmod, c.bins)
 	}
 	if c.draws > 0 {
 		clear(c.regions)
@@ -137,11 +159,6 @@ func (c *counter) cleanChunk(lo, hi int) {
 	for p, part := range t.parts {
 		subs := t.workerSubs[p]
 		switch part.Key {
-		case BySubscriber:
-			m, w := c.fastmod[p], uint64(part.Workers)
-			for _, h := range c.hashes {
-				subs[mod(h, m, w)]++
-			}
 		case ByRegion:
 			for r, n := range c.regions {
 				subs[regionHash[r]%uint32(part.Workers)] += n
@@ -173,12 +190,13 @@ func mod(h uint32, m, w uint64) uint64 {
 }
 
 // block counts subscribers lo..hi-1, a block of at most faultBlock
-// records, with their faults: it redraws both fault sequences and keeps the
-// missing draws that fall into the block as one bit per record. A
-// duplicates draw needs no storage: it drops a copy at the dedupe stage,
-// or at the screen when its record is missing.
-func (c *counter) block(lo, hi int) {
-	t, p := c.t, int64(c.s.Periods)
+// records, with their faults: it marks the block's missing records, one
+// bit each, from f or, if f is nil, by drawing both fault sequences again
+// and keeping the draws that fall into the block. A duplicates draw needs
+// no storage: it drops a copy at the dedupe stage, or at the screen when
+// its record is missing.
+func (c *counter) block(lo, hi int, f *FaultIndex) {
+	p := int64(c.s.Periods)
 	base, end := int64(lo)*p, int64(hi)*p
 	words := int((end - base + 63) / 64)
 	if cap(c.bits) < words {
@@ -186,7 +204,41 @@ func (c *counter) block(lo, hi int) {
 	}
 	c.bits = c.bits[:words]
 	clear(c.bits)
-	n := float64(int64(c.s.Subscribers) * p)
+	if f != nil {
+		c.read(f, base, end)
+	} else {
+		c.draw(base, end)
+	}
+	c.clean(lo, hi)
+
+	// Every subscriber with a missing record, in order, with its missing
+	// periods in order.
+	cur := -1
+	for k, word := range c.bits {
+		for word != 0 {
+			x := int64(k)*64 + int64(bits.TrailingZeros64(word))
+			word &= word - 1
+			i := lo + int(x/p)
+			if i != cur {
+				if cur >= 0 {
+					c.faulted(cur)
+				}
+				cur = i
+			}
+			c.missing = append(c.missing, int(x%p))
+		}
+	}
+	if cur >= 0 {
+		c.faulted(cur)
+	}
+}
+
+// draw marks the missing records among records base..end-1 and
+// classifies the duplicates draws that fall on them, drawing both fault
+// sequences whole.
+func (c *counter) draw(base, end int64) {
+	t := c.t
+	n := float64(int64(c.s.Subscribers) * int64(c.s.Periods))
 	// A draw falls into the block when the generator's state does, so most
 	// draws are one step of the generator and two comparisons.
 	sLo, sHi := stateRange(n, base), stateRange(n, end)
@@ -211,28 +263,6 @@ func (c *counter) block(lo, hi int) {
 		} else {
 			t.drops.Deduped++
 		}
-	}
-	c.clean(lo, hi)
-
-	// Every subscriber with a missing record, in order, with its missing
-	// periods in order.
-	cur := -1
-	for k, word := range c.bits {
-		for word != 0 {
-			x := int64(k)*64 + int64(bits.TrailingZeros64(word))
-			word &= word - 1
-			i := lo + int(x/p)
-			if i != cur {
-				if cur >= 0 {
-					c.faulted(cur)
-				}
-				cur = i
-			}
-			c.missing = append(c.missing, int(x%p))
-		}
-	}
-	if cur >= 0 {
-		c.faulted(cur)
 	}
 }
 
@@ -283,7 +313,8 @@ func (c *counter) faulted(i int) {
 	}
 	var hash uint32
 	if c.byName {
-		hash = traceIDBytes(appendSubscriberName(nil, i))
+		c.name = appendSubscriberName(c.name[:0], i)
+		hash = traceIDBytes(c.name)
 	}
 	region, typ := 0, 0
 	if c.draws > 0 {
@@ -301,7 +332,44 @@ func (c *counter) faulted(i int) {
 		}
 		c.workers[p] = int32(h % uint32(part.Workers))
 	}
-	c.t.addLost(c.workers, c.lostRows)
+	c.addLost()
+}
+
+// touchedWorkers bounds the workers counter.touched holds, 384 KiB of
+// slice headers.
+const touchedWorkers = 1 << 14
+
+// addLost is c.t.addLost(c.workers, c.lostRows), the rows of the workers
+// touched before found through c.touched.
+func (c *counter) addLost() {
+	t := c.t
+	for _, j := range c.lostRows {
+		t.lost[j]++
+	}
+	if c.touched == nil {
+		c.touched = make([][][]int64, len(t.parts))
+		held := 0
+		for p, part := range t.parts {
+			if held+part.Workers <= touchedWorkers {
+				c.touched[p] = make([][]int64, part.Workers)
+				held += part.Workers
+			}
+		}
+	}
+	for p, w := range c.workers {
+		var rows []int64
+		if dense := c.touched[p]; dense != nil {
+			if rows = dense[w]; rows == nil {
+				rows = t.lostOf(p, w)
+				dense[w] = rows
+			}
+		} else {
+			rows = t.lostOf(p, w)
+		}
+		for _, j := range c.lostRows {
+			rows[j]++
+		}
+	}
 }
 
 var regionHash, typeHash = hashAll(Regions), hashAll(Types)

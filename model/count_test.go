@@ -105,11 +105,37 @@ func randomSource(r *rand.Rand) (Source, []Partitioning) {
 			*n = r.IntN(3 * records)
 		}
 	}
+	// Worker counts of any size up to 40; or divisors of 48, which fold
+	// into one binning by 48 or less; or counts whose common multiple is
+	// past foldBins, which fold in two groups, 362 and 382, or bin directly.
+	workers := []int{}
+	switch r.IntN(3) {
+	case 1:
+		workers = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 48}
+	case 2:
+		workers = []int{1, 2, 181, 191, 362, 382}
+	}
 	var parts []Partitioning
-	for range 1 + r.IntN(4) {
-		parts = append(parts, Partitioning{PartitionKeys[r.IntN(3)], 1 + r.IntN(40)})
+	for range 1 + r.IntN(6) {
+		w := 1 + r.IntN(40)
+		if len(workers) > 0 {
+			w = workers[r.IntN(len(workers))]
+		}
+		parts = append(parts, Partitioning{PartitionKeys[r.IntN(3)], w})
 	}
 	return src, parts
+}
+
+// folds reports whether Count folds some of a piece of n subscribers'
+// bins for the partitionings.
+func folds(parts []Partitioning, n int) bool {
+	plan := newFoldPlan(parts, cleanChunk)
+	for _, g := range plan.groups {
+		if g.folds(min(n, cleanChunk)) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestCountMatchesScan is the differential test of counting: over many
@@ -122,6 +148,7 @@ func TestCountMatchesScan(t *testing.T) {
 	if testing.Short() {
 		runs = 40
 	}
+	folded := 0
 	for run := range runs {
 		src, parts := randomSource(r)
 		what := fmt.Sprintf("run %d %+v %+v", run, src, parts)
@@ -138,15 +165,116 @@ func TestCountMatchesScan(t *testing.T) {
 			}
 		}
 		got := NewTally(src.Periods, parts)
+		indexed := NewTally(src.Periods, parts)
 		for lo := 0; lo < src.Subscribers; {
 			hi := min(src.Subscribers, lo+1+r.IntN(src.Subscribers))
 			piece := NewTally(src.Periods, parts)
 			src.Count(piece, lo, hi)
 			got.Merge(piece)
+			countIndexed(t, r, src, parts, indexed, lo, hi)
+			if folds(parts, hi-lo) {
+				folded++
+			}
 			lo = hi
 		}
 		ref.check(t, what, got)
+		ref.check(t, what+" indexed", indexed)
 	}
+	if folded < runs/10 {
+		t.Errorf("%d pieces of %d runs folded their bins, want %d at least", folded, runs, runs/10)
+	}
+}
+
+// countIndexed adds subscribers lo..hi-1 of src to into through a fault
+// index of their range, or of a larger one, counted in random pieces; an
+// index refused for its limit counts them with Count.
+func countIndexed(t *testing.T, r *rand.Rand, src Source, parts []Partitioning, into *Tally, lo, hi int) {
+	t.Helper()
+	from, to := lo, hi
+	if r.IntN(2) == 0 {
+		from, to = r.IntN(lo+1), hi+r.IntN(src.Subscribers-hi+1)
+	}
+	limit := src.FaultIndexBytes(from, to)
+	if r.IntN(4) == 0 {
+		limit = r.Int64N(limit + 1) // may refuse
+	}
+	f := src.IndexFaults(from, to, limit)
+	for a := lo; a < hi; {
+		b := min(hi, a+1+r.IntN(hi-a))
+		piece := NewTally(src.Periods, parts)
+		if f != nil {
+			f.Count(piece, a, b)
+		} else {
+			src.Count(piece, a, b)
+		}
+		into.Merge(piece)
+		a = b
+	}
+}
+
+// TestFaultIndexAcrossBuckets counts sources of several buckets of records
+// through fault indexes of windows that start and end inside buckets and
+// inside subscribers' records, against Count over the same subscribers,
+// which TestCountMatchesScan holds to Scan.
+func TestFaultIndexAcrossBuckets(t *testing.T) {
+	parts := []Partitioning{{BySubscriber, 7}, {ByRegion, 3}, {ByType, 2}}
+	for _, src := range []Source{
+		{Seed: 3, Subscribers: 20000, Periods: 13, Missing: 4000, Duplicates: 5000},
+		{Seed: 4, Subscribers: 3000, Periods: 120, Missing: 400000, Duplicates: 100}, // more draws than records
+		{Seed: 5, Subscribers: 70000, Periods: 1, Missing: 10, Duplicates: 10},       // buckets without a draw
+		{Seed: 6, Subscribers: 100, Periods: 7000, Missing: 1000, Duplicates: 1000},  // a subscriber over two buckets
+	} {
+		for _, w := range [][2]int{{0, src.Subscribers}, {1, src.Subscribers - 1}, {src.Subscribers / 3, src.Subscribers/3 + src.Subscribers/4 + 1}} {
+			f := src.IndexFaults(w[0], w[1], src.FaultIndexBytes(w[0], w[1]))
+			if f == nil {
+				t.Fatalf("%+v: index of %v refused at its own bound", src, w)
+			}
+			step := max(1, (w[1]-w[0])/5)
+			for lo := w[0]; lo < w[1]; lo += step {
+				hi := min(w[1], lo+step)
+				want, got := NewTally(src.Periods, parts), NewTally(src.Periods, parts)
+				src.Count(want, lo, hi)
+				f.Count(got, lo, hi)
+				if !sameTally(want, got) {
+					t.Errorf("%+v: window %v, subscribers %d..%d: indexed %+v, counted %+v", src, w, lo, hi-1, got.Drops(), want.Drops())
+				}
+			}
+		}
+	}
+}
+
+// TestFaultIndexLimit checks that an index is refused above its limit and
+// that its bound holds what it took.
+func TestFaultIndexLimit(t *testing.T) {
+	src := Source{Seed: 9, Subscribers: 5000, Periods: 30, Missing: 3000, Duplicates: 2000}
+	bound := src.FaultIndexBytes(0, src.Subscribers)
+	f := src.IndexFaults(0, src.Subscribers, bound)
+	if f == nil {
+		t.Fatal("refused at its bound")
+	}
+	size := faultIndexOverhead + int64(4*(len(f.missing.start)+len(f.duplicates.start))+2*(len(f.missing.at)+len(f.duplicates.at)))
+	if size > bound {
+		t.Errorf("index takes %d bytes, above its bound %d", size, bound)
+	}
+	if got := src.IndexFaults(0, src.Subscribers, size-1); got != nil {
+		t.Errorf("an index of %d bytes made under a limit of %d", size, size-1)
+	}
+	if got := src.IndexFaults(0, src.Subscribers, size); got == nil {
+		t.Errorf("an index of %d bytes refused at a limit of %d", size, size)
+	}
+}
+
+// sameTally reports whether two tallies hold the same counts.
+func sameTally(a, b *Tally) bool {
+	if a.Drops() != b.Drops() || !slices.Equal(a.Stream(), b.Stream()) {
+		return false
+	}
+	for p := range a.parts {
+		if !slices.EqualFunc(a.Workers(p), b.Workers(p), slices.Equal) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestCountAcrossFaultBlocks runs a source of more records than one fault
@@ -165,6 +293,13 @@ func TestCountAcrossFaultBlocks(t *testing.T) {
 		t.Fatalf("one block of %d subscribers covers the source", src.FaultBlockSubscribers())
 	}
 	ref.check(t, "two blocks", got)
+	// Through an index, in pieces that end inside the second block.
+	indexed := NewTally(src.Periods, parts)
+	f := src.IndexFaults(0, src.Subscribers, src.FaultIndexBytes(0, src.Subscribers))
+	for _, r := range [][2]int{{0, 1}, {1, src.FaultBlockSubscribers() + 5}, {src.FaultBlockSubscribers() + 5, src.Subscribers}} {
+		f.Count(indexed, r[0], r[1])
+	}
+	ref.check(t, "two blocks, indexed", indexed)
 }
 
 // TestFastMod checks the division-free h % w at the edges of 32 bits.

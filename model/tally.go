@@ -59,20 +59,27 @@ func (t *Tally) addLost(workers []int32, periods []int) {
 		t.lost[j]++
 	}
 	for p, w := range workers {
-		m := t.workerLost[p]
-		if m == nil {
-			m = make(map[int32][]int64)
-			t.workerLost[p] = m
-		}
-		c := m[w]
-		if c == nil {
-			c = make([]int64, t.periods)
-			m[w] = c
-		}
+		c := t.lostOf(p, w)
 		for _, j := range periods {
 			c[j]++
 		}
 	}
+}
+
+// lostOf returns the rows per period that faults removed from worker w of
+// partitioning p, made empty on the worker's first fault.
+func (t *Tally) lostOf(p int, w int32) []int64 {
+	m := t.workerLost[p]
+	if m == nil {
+		m = make(map[int32][]int64)
+		t.workerLost[p] = m
+	}
+	c := m[w]
+	if c == nil {
+		c = make([]int64, t.periods)
+		m[w] = c
+	}
+	return c
 }
 
 // Merge adds o's counts to t. Both must have the same periods and

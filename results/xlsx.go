@@ -285,6 +285,7 @@ func (b *workbook) style(role styleRole, q Quantity) (int, error) {
 	case headerStyle:
 		st.Font = &excelize.Font{Bold: true}
 		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
+		st.Alignment = headerAlignment("left")
 	case titleStyle:
 		st.Font = &excelize.Font{Bold: true, Size: 12}
 	case blockStyle:
@@ -304,7 +305,7 @@ func (b *workbook) style(role styleRole, q Quantity) (int, error) {
 	case numberHeaderStyle:
 		st.Font = &excelize.Font{Bold: true}
 		st.Border = []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
-		st.Alignment = &excelize.Alignment{Horizontal: "right"}
+		st.Alignment = headerAlignment("right")
 	}
 	if role == plainStyle && q.NumFmt() == "General" {
 		return 0, nil
@@ -315,6 +316,14 @@ func (b *workbook) style(role styleRole, q Quantity) (int, error) {
 	}
 	b.remember(key, id)
 	return id, nil
+}
+
+// headerAlignment aligns a header cell: to the side of its column's
+// values, one indent in from the cell's edge, so that a header flush right
+// never runs into the next one flush left ("to_probabilityfrom_fraction"),
+// and wrapped at the bottom of its row when wider than its column.
+func headerAlignment(side string) *excelize.Alignment {
+	return &excelize.Alignment{Horizontal: side, Indent: 1, WrapText: true, Vertical: "bottom"}
 }
 
 // remember keeps a style's id for later cells of the same key.

@@ -2,10 +2,14 @@ package results_test
 
 import (
 	"bytes"
+	"ckptlab/results"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,5 +179,114 @@ func TestXLSXBlockSheetRepeatsHeader(t *testing.T) {
 	header := rows[int(n[0]-'0')-1]
 	if len(header) < 2 || header[0] != "failure" || header[1] != "none" {
 		t.Errorf("row %s of matrix, the last repeated, is %q, want the column header (failure, none, 6, ...)", n, header)
+	}
+}
+
+// blockSheetSet returns the lesson's set with its matrix view made of
+// blocks of the given numbers of rows, each the lesson's matrix header
+// over copies of its rows, titled "block 1", "block 2", ….
+func blockSheetSet(t *testing.T, sizes ...int) results.Set {
+	s := lessonSet(t)
+	m := s.Views[1].Blocks[0]
+	var blocks []results.Block
+	for i, n := range sizes {
+		b := results.Block{Title: fmt.Sprintf("block %d", i+1), Columns: m.Columns}
+		for j := range n {
+			b.Rows = append(b.Rows, m.Rows[j%len(m.Rows)])
+		}
+		blocks = append(blocks, b)
+	}
+	s.Views[1].Blocks = blocks
+	return s
+}
+
+// rowBreaks returns the rows a sheet's manual page breaks come after.
+func rowBreaks(t *testing.T, data []byte, sheet int) []int {
+	xml := zipEntry(t, data, fmt.Sprintf("xl/worksheets/sheet%d.xml", sheet))
+	var rows []int
+	for _, m := range regexp.MustCompile(`<brk id="(\d+)"`).FindAllStringSubmatch(xml, -1) {
+		n, _ := strconv.Atoi(m[1])
+		rows = append(rows, n)
+	}
+	return rows
+}
+
+// TestXLSXBlocksPrintTheirHeaderOnEveryPage checks a sheet of several
+// blocks, one of them longer than a page: it repeats only the sheet's
+// title row, and every page a manual break starts begins with a block's
+// title and the column header, a block too long for a page continued
+// under its title and "(continued)", no page longer than a page holds.
+func TestXLSXBlocksPrintTheirHeaderOnEveryPage(t *testing.T) {
+	data := workbookBytes(t, blockSheetSet(t, 5, 130, 20, 5), 0)
+	f := openWorkbook(t, data)
+	index, err := f.GetSheetIndex("matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := zipEntry(t, data, "xl/workbook.xml")
+	if !regexp.MustCompile(`name="_xlnm.Print_Titles">[^<]*&#39;matrix&#39;!\$1:\$1<`).MatchString(wb) {
+		t.Error("a sheet of several blocks does not repeat its title row alone")
+	}
+	rows, err := f.GetRows("matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	breaks := rowBreaks(t, data, index+1)
+	if len(breaks) < 3 {
+		t.Fatalf("row breaks %v: want the long block broken over pages and the blocks after it moved", breaks)
+	}
+	prev, continued := 1, 0
+	for _, b := range breaks {
+		// excelize numbers a break by the row above it.
+		title, header := rows[b], rows[b+1]
+		if !strings.HasPrefix(title[0], "block ") || len(header) < 2 || header[0] != "failure" || header[1] != "none" {
+			t.Errorf("the page after row %d starts %q, %q: want a block's title and the column header", b, title, header)
+		}
+		if strings.HasSuffix(title[0], " (continued)") {
+			continued++
+		}
+		if b-prev > 50 {
+			t.Errorf("a page of rows %d to %d: longer than the layout's page", prev+1, b)
+		}
+		prev = b
+	}
+	if continued < 2 {
+		t.Errorf("%d pages continue a block, want the 130-row block over three pages at least", continued)
+	}
+	if len(rows) != 2+(5+2)+1+(130+2)+1+(20+2)+1+(5+2)+2*continued { // title, note row, blocks with a blank row between
+		t.Errorf("%d rows on the sheet, want every block's rows, titles and headers", len(rows))
+	}
+}
+
+// TestLibreOfficePrintsEachBlockHeader prints a sheet of several blocks,
+// one longer than a page, through LibreOffice and checks every printed
+// page of it for the column header.
+func TestLibreOfficePrintsEachBlockHeader(t *testing.T) {
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext not found: poppler-utils is not installed")
+	}
+	book := filepath.Join(t.TempDir(), "blocks.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, blockSheetSet(t, 5, 130, 20, 5), 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(soffice(t, "pdf", book), "blocks.pdf")
+	text, err := exec.Command(pdftotext, "-layout", pdf, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := regexp.MustCompile(`(?m)^\s*failure\s+none\s+6\s+4\s+3\s+2\s+1\s*$`)
+	pages := 0
+	for i, page := range strings.Split(string(text), "\f") {
+		if !regexp.MustCompile(`(?m)^\s*matrix\s+page \d+ of \d+\s*$`).MatchString(page) {
+			continue
+		}
+		pages++
+		if !header.MatchString(page) {
+			t.Errorf("printed page %d, of the matrix sheet, has no column header:\n%s", i+1, page)
+		}
+	}
+	if pages < 4 {
+		t.Errorf("the matrix sheet prints on %d pages, want at least 4 (a block of 130 rows among three more)", pages)
 	}
 }

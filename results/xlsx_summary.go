@@ -196,10 +196,17 @@ func (ss *summarySheet) breakeven(t Table) error {
 	return nil
 }
 
-// collect reads up to n rows of a table into a block, and returns how
-// many rows it left out.
+// collect reads up to n rows of a table into a block, for a reader, and
+// returns how many rows it left out. The block's columns are named as
+// words (from_probability as "from probability"), so that a header wraps
+// between its words and reads apart from the next; the table's own sheet
+// and CSV keep the names.
 func collect(t Table, n int) (Block, int) {
-	blk := Block{Columns: t.Columns}
+	blk := Block{Columns: make([]Column, len(t.Columns))}
+	for i, c := range t.Columns {
+		c.Name = strings.ReplaceAll(c.Name, "_", " ")
+		blk.Columns[i] = c
+	}
 	more := 0
 	for row := range t.Rows {
 		if len(blk.Rows) == n {
@@ -213,7 +220,7 @@ func collect(t Table, n int) (Block, int) {
 
 // dropConstantKeys removes, of the first keys columns, those with the
 // same value in every row, and names them and their values in the block's
-// title, after a comma.
+// title, after a comma; the block's Keys counts the key columns kept.
 func dropConstantKeys(blk Block, keys int) Block {
 	var keep []int
 	var named []string
@@ -229,6 +236,11 @@ func dropConstantKeys(blk Block, keys int) Block {
 		keep = append(keep, j)
 	}
 	out := Block{}
+	for _, j := range keep {
+		if j < keys {
+			out.Keys++
+		}
+	}
 	if len(named) > 0 {
 		out.Title = " (" + strings.Join(named, ", ") + ")"
 	}

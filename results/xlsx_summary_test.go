@@ -107,13 +107,23 @@ func TestXLSXSummary(t *testing.T) {
 	for _, want := range []string{
 		"probabilities 1, 0.75, 0.5, 0.25; intervals none, 6, 4, 3, 2, 1", // the settings, plain
 		set.Headline[0], set.Headline[1],
-		"Break-even", "(seed 20260218, subscribers 200, periods 12, state_rows 200)",
-		"interval|from_probability|to_probability|from_fraction|to_fraction",
+		"Break-even", "(seed 20260218, subscribers 200, periods 12, state rows 200)",
+		"interval|from probability|to probability|from fraction|to fraction",
 		"none|0.0000|0.6111|0|11/18", "6|0.6111|0.9167|11/18|11/12",
 		"Decision map", "failure probability|state rows 200|state rows 400",
 	} {
 		if find(want) < 0 {
 			t.Errorf("the summary lacks %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	// The break-even header: a cell per column, each wrapped and set in
+	// from its cell's edge, so that no two run together.
+	head := find("interval|from probability|to probability")
+	for j := range rows[head] {
+		cell := cellName(j+1, head+1)
+		st := cellStyle(t, f, "summary", cell)
+		if a := st.Alignment; a == nil || !a.WrapText || a.Indent < 1 || st.Font == nil || !st.Font.Bold {
+			t.Errorf("break-even header %s (%s) has alignment %+v: want bold, wrapped, indented", cell, rows[head][j], a)
 		}
 	}
 	// The map: probability down, state rows across, best interval in each
@@ -190,4 +200,10 @@ func TestXLSXDecisionMapColoursByInterval(t *testing.T) {
 	if fills["none"] == "" || fills["none"] == fills["6"] || fills["none"] == fills["4"] {
 		t.Errorf("none is filled %q, want a fill of its own", fills["none"])
 	}
+}
+
+// cellName returns the name of the cell in column col and row row, from 1.
+func cellName(col, row int) string {
+	name, _ := excelize.CoordinatesToCellName(col, row)
+	return name
 }

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,14 +11,22 @@ import (
 
 // writeView writes one of the lesson's views on a sheet of its name: the
 // view's title, then per block a bold title row, the header row and the
-// rows, with a blank row between blocks. Printed, the title repeats on
-// every page and a block that would not fit on what is left of a page
-// starts a new one. A view grows with the axes it shows (a state_rows
-// sweep of 80,001 values gives 80,001 blocks), so its blocks are never
-// held: they are made one at a time, once here to measure the columns,
-// count what fits and make the styles, and once more as the workbook is
-// saved, when they are written into the sheet (see viewRows) as the
-// tables' rows are.
+// rows, with a blank row between blocks.
+//
+// Printed, every page shows the column header of the block it holds. A
+// sheet of one block repeats its title rows down to that header on every
+// page. A sheet of several blocks repeats the sheet's title only, since a
+// sheet has one range of repeated rows: there a block that would not fit
+// on what is left of a page starts a new one, and a block longer than a
+// page is cut at each page's end, its title ("continued") and header
+// written again at the top of the next.
+//
+// A view grows with the axes it shows (a state_rows sweep of 80,001
+// values gives 80,001 blocks), so its blocks are never held: they are
+// made one at a time, twice here, to measure the columns and count what
+// fits, then to lay the blocks out on the pages and make their styles, and
+// once more as the workbook is saved, when they are written into the sheet
+// (see viewRows) as the tables' rows are.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -27,22 +34,35 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
-	m, err := measureView(b.ctx, v, b.sheetRows+1)
-	if err != nil {
-		return fmt.Errorf("sheet %s: %w", v.Name, err)
+	// Two passes over the blocks, each made one at a time: the first
+	// measures the columns and counts what fits, the second lays the
+	// blocks out on the pages (their rows are written as the workbook is
+	// saved). What
+	// fits depends on whether the blocks are continued over pages, which
+	// only the number of blocks tells, so the first pass counts both ways:
+	// continued at the fewest rows a page holds, which holds for any page.
+	last := b.sheetRows + 1
+	flat, continued := newBlockFitter(last, 0), newBlockFitter(last, minPageRows)
+	var widths viewWidths
+	blocks, titleRows := 0, 1
+	for blk := range v.All() {
+		continued.place(blk)
+		if fitted, start, ok := flat.place(blk); ok {
+			widths.add(fitted)
+			blocks++
+			titleRows = start + 1
+		}
 	}
-	// A sheet of one block repeats the block's title and column header on
-	// every printed page, not just the sheet's title: with one block they
-	// are the same rows on every page.
-	titleRows := 1
-	if len(m.sizes) == 1 {
-		titleRows = 4 // the sheet's title, the note's row, the block's title and header
+	measured, pageRows := flat, 0
+	if blocks != 1 {
+		titleRows = 1
+		measured, pageRows = continued, minPageRows
 	}
 	var width float64
-	for _, w := range m.widths.of() {
+	for _, w := range widths.of() {
 		width += columnPoints(w)
 	}
-	layout := layOut(width, columnPoints(m.widths.of()[0]), titleRows)
+	layout := layOut(width, columnPoints(widths.of()[0]), titleRows)
 	if err := b.setUpPrint(v.Name, layout, titleRows, 1); err != nil {
 		return err
 	}
@@ -51,125 +71,99 @@ func (b *workbook) writeView(v View) error {
 		return err
 	}
 	vs := viewSheet{b: b, name: v.Name, sw: sw, printed: true}
-	if err := vs.setWidths(m.widths.of()); err != nil {
+	if err := vs.setWidths(widths.of()); err != nil {
 		return err
 	}
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
 	}
-	if m.note != "" {
-		if err := sw.SetRow("A2", []any{m.note}); err != nil {
+	note := measured.note()
+	if note != "" {
+		if err := sw.SetRow("A2", []any{note}); err != nil {
 			return err
 		}
 	}
-	// The blocks' styles, made in the order the blocks first ask for them,
-	// so that each gets the id it got when the blocks were written here.
-	for _, key := range m.styles {
-		if _, err := b.style(key.role, key.quantity); err != nil {
-			return err
-		}
-	}
-	rows := viewRows{v: v, last: b.sheetRows + 1, blocks: len(m.sizes), pageRows: layout.rows, styles: maps.Clone(b.styles)}
+	// The second pass cuts as the first did; written at the layout's rows
+	// a page, the blocks take at most the rows the first pass counted.
+	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
 	if b.streamViews != nil {
 		if err := b.streamViews(b, sw, rows); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
-	} else if err := insertPageBreaks(sw, layout.rows, m.sizes); err != nil {
-		return err
+	} else {
+		dim := dimensionScan{col: 1, row: 1}
+		if note != "" {
+			dim.row = 2
+		}
+		place := func(top int, piece Block) error {
+			dim.block(top, piece)
+			return vs.askStyles(piece)
+		}
+		if err := rows.lay(b.ctx, sw.InsertPageBreak, place); err != nil {
+			return fmt.Errorf("sheet %s: %w", v.Name, err)
+		}
+		rows.pieces = dim.pieces
+		path, err := sheetPath(b.f, v.Name)
+		if err != nil {
+			return err
+		}
+		rows.part = sheetPart{path: path, dim: dimensionRef(dim.col, dim.row)}
+		rows.styles = maps.Clone(b.styles)
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("sheet %s: %w", v.Name, err)
 	}
 	if b.streamViews == nil {
-		path, err := sheetPath(b.f, v.Name)
-		if err != nil {
-			return err
-		}
-		rows.part = sheetPart{path: path, dim: dimensionRef(m.cols, m.lastRow)}
 		b.rows = append(b.rows, rows)
 	}
 	return nil
 }
 
-// insertPageBreaks breaks the pages of a view's sheet, of pageRows rows
-// each, before each block that would not fit on what is left of a page,
-// given the rows of each block: a page begins with the sheet's title.
-func insertPageBreaks(sw *excelize.StreamWriter, pageRows int, sizes []int) error {
-	pages := pager{rows: pageRows, used: 1}
-	start := 3
-	for i, n := range sizes {
-		if pages.place(n+3) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
-				return err
-			}
+// dimensionScan follows the last column and row that hold a cell of the
+// pieces of blocks placed on a view's sheet, and counts the pieces.
+type dimensionScan struct {
+	col, row, pieces int
+}
+
+// block counts a piece of a block written from row top on: its title, its
+// header, its rows.
+func (d *dimensionScan) block(top int, piece Block) {
+	d.pieces++
+	d.row = max(d.row, top)
+	if len(piece.Columns) > 0 {
+		d.col, d.row = max(d.col, len(piece.Columns)), max(d.row, top+1)
+	}
+	for i, r := range piece.Rows {
+		if len(r) > 0 {
+			d.col, d.row = max(d.col, len(r)), max(d.row, top+2+i)
 		}
-		start += n + 3
+	}
+}
+
+// askStyles makes the styles that block asks for, in its order, and
+// checks the cells the block marks, as it does.
+func (vs viewSheet) askStyles(blk Block) error {
+	b := vs.b
+	for _, role := range []styleRole{blockStyle, headerStyle, numberHeaderStyle} {
+		if _, err := b.style(role, General); err != nil {
+			return err
+		}
+	}
+	for _, c := range blk.Columns {
+		if _, err := b.style(viewCellRole(c), vs.quantity(c)); err != nil {
+			return err
+		}
+	}
+	for _, m := range blk.Marked {
+		r, c := m[0], m[1]
+		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
+			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
+		}
+		if _, err := b.style(markedStyle, vs.quantity(blk.Columns[c])); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-// viewMeasure is what a view's blocks need on its sheet, made one at a
-// time: its columns' widths, the rows of each block that fits (cut where
-// needed), the note on what was left out, the styles of their cells in
-// the order first asked for, and the last column and row that hold a
-// cell.
-type viewMeasure struct {
-	widths        viewWidths
-	sizes         []int
-	note          string
-	styles        []styleKey
-	cols, lastRow int
-}
-
-// measureView ranges over the view's blocks once and measures them, cut
-// to end by row last.
-func measureView(ctx context.Context, v View, last int) (*viewMeasure, error) {
-	m := &viewMeasure{cols: 1, lastRow: 1}
-	fit := newBlockFitter(last)
-	seen := make(map[styleKey]bool)
-	ask := func(role styleRole, q Quantity) {
-		if key := (styleKey{role, q}); !seen[key] {
-			seen[key] = true
-			m.styles = append(m.styles, key)
-		}
-	}
-	for blk := range v.All() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		blk, start, ok := fit.place(blk)
-		if !ok {
-			continue
-		}
-		m.widths.add(blk)
-		m.sizes = append(m.sizes, len(blk.Rows))
-		ask(blockStyle, General)
-		ask(headerStyle, General)
-		ask(numberHeaderStyle, General)
-		for _, c := range blk.Columns {
-			ask(viewCellRole(c), printedQuantity(c))
-		}
-		for _, mk := range blk.Marked {
-			r, c := mk[0], mk[1]
-			if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
-				return nil, fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
-			}
-			ask(markedStyle, printedQuantity(blk.Columns[c]))
-		}
-		m.lastRow = start // the block's title
-		if len(blk.Columns) > 0 {
-			m.cols, m.lastRow = max(m.cols, len(blk.Columns)), start+1
-		}
-		for i, r := range blk.Rows {
-			if len(r) > 0 {
-				m.cols, m.lastRow = max(m.cols, len(r)), start+2+i
-			}
-		}
-	}
-	if m.note = fit.note(); m.note != "" && m.lastRow < 2 {
-		m.lastRow = 2
-	}
-	return m, nil
 }
 
 // viewCellRole is the style role of a view's cells in column c: intervals,
@@ -181,39 +175,121 @@ func viewCellRole(c Column) styleRole {
 	return plainStyle
 }
 
+// minPageRows is the fewest rows below its repeated rows that layOut
+// takes a printed page to hold.
+const minPageRows = 8
+
+// continuedPages follows the rows used on the printed page being filled
+// by a sheet of blocks, each block printed with its header on every page
+// it spans.
+type continuedPages struct {
+	rows int  // rows a page holds below the repeated rows
+	used int  // rows used on the current page
+	on   bool // blocks are continued over pages; false: the sheet repeats its header
+}
+
+// block lays a block out from row top on, as the pages need it (see
+// writeView): place is called for each piece of it, a part of its rows
+// under its title, "continued" after the first, and its header, and brk
+// before each row that must begin a page. It returns the row after the
+// block and the blank row below it.
+func (p *continuedPages) block(top int, blk Block, brk func(row string) error, place func(top int, piece Block) error) (next int, err error) {
+	if !p.on {
+		return top + len(blk.Rows) + 3, place(top, blk)
+	}
+	breakAt := func(row int) error {
+		p.used = 0
+		return brk(cellName(1, row))
+	}
+	if p.used > 1 && p.used+len(blk.Rows)+2 > p.rows {
+		if err := breakAt(top); err != nil {
+			return 0, err
+		}
+	}
+	row, title := top, blk.Title
+	for from := 0; ; {
+		to := min(len(blk.Rows), from+p.rows-p.used-2)
+		piece := blk.slice(from, to)
+		piece.Title = title
+		if err := place(row, piece); err != nil {
+			return 0, err
+		}
+		row += 2 + len(piece.Rows)
+		p.used += 2 + len(piece.Rows)
+		if from = to; from == len(blk.Rows) {
+			break
+		}
+		if err := breakAt(row); err != nil {
+			return 0, err
+		}
+		title = blk.Title + " (continued)"
+	}
+	p.used++ // the blank row below
+	return row + 1, nil
+}
+
+// slice returns the block's rows from i up to j, with the cells marked
+// among them.
+func (b Block) slice(i, j int) Block {
+	out := Block{Title: b.Title, Columns: b.Columns, Rows: b.Rows[i:j]}
+	for _, m := range b.Marked {
+		if m[0] >= i && m[0] < j {
+			out.Marked = append(out.Marked, [2]int{m[0] - i, m[1]})
+		}
+	}
+	return out
+}
+
 // blockFitter lays blocks out from row 3 on, below the sheet's title and
 // a row for a note, one at a time, and cuts them to end by row last, the
 // last row a sheet has. A view outgrows a sheet only with a sweep of more
-// than a million values; the grid sheets still hold every figure.
+// than a million values; the grid sheets still hold every figure. With
+// pageRows set, it counts a block as continued over pages of that many
+// rows, its title and header written again on each.
 type blockFitter struct {
 	last, row   int
+	pageRows    int
 	total, kept int
 }
 
-func newBlockFitter(last int) *blockFitter { return &blockFitter{last: last, row: 3} }
+func newBlockFitter(last, pageRows int) *blockFitter {
+	return &blockFitter{last: last, row: 3, pageRows: pageRows}
+}
 
 // place returns the block as it fits, cut where needed, and the row it
 // starts on, or ok false when no row is left for it.
 func (f *blockFitter) place(blk Block) (fitted Block, start int, ok bool) {
 	f.total += len(blk.Rows)
-	room := f.last - (f.row + 1) // rows below the block's title and header
+	room := f.room(f.last - f.row + 1)
 	if room <= 0 {
 		return Block{}, 0, false
 	}
 	if len(blk.Rows) > room {
-		blk.Rows = blk.Rows[:room]
-		var marked [][2]int
-		for _, m := range blk.Marked {
-			if m[0] < room {
-				marked = append(marked, m)
-			}
-		}
-		blk.Marked = marked
+		blk = blk.slice(0, room)
 	}
 	f.kept += len(blk.Rows)
 	start = f.row
-	f.row += 2 + len(blk.Rows) + 1
+	f.row += f.taken(len(blk.Rows)) + 1
 	return blk, start, true
+}
+
+// taken returns the rows a block of n rows takes, without the blank row
+// below it: its title and header, written again on each page it is
+// continued on, and its rows.
+func (f *blockFitter) taken(n int) int {
+	if f.pageRows == 0 || n == 0 {
+		return n + 2
+	}
+	per := f.pageRows - 2
+	return n + 2*((n+per-1)/per)
+}
+
+// room returns the most rows of a block that fit in rows rows.
+func (f *blockFitter) room(rows int) int {
+	if f.pageRows == 0 {
+		return rows - 2
+	}
+	return rows/f.pageRows*(f.pageRows-2) + max(0, rows%f.pageRows-2)
 }
 
 // note says how many of the rows placed so far were left out, or "".
@@ -224,10 +300,11 @@ func (f *blockFitter) note() string {
 	return fmt.Sprintf("Only %d of this view's %d rows fit on a sheet; the grid sheets hold every figure.", f.kept, f.total)
 }
 
-// fitBlocks places every block (see blockFitter): the blocks that fit,
-// cut where needed, the rows they start on, and the note.
+// fitBlocks places every block (see blockFitter), not continued over
+// pages: the blocks that fit, cut where needed, the rows they start on,
+// and the note.
 func fitBlocks(blocks []Block, last int) ([]Block, []int, string) {
-	f := newBlockFitter(last)
+	f := newBlockFitter(last, 0)
 	var fitted []Block
 	var starts []int
 	for _, blk := range blocks {

@@ -15,18 +15,43 @@ import (
 // of 80,001 blocks filled it.
 type viewRows struct {
 	v View
-	// last is the last row a block may use; blocks is how many fit, as
-	// measured when the sheet was made (see measureView).
-	last, blocks int
-	// pageRows is how many rows a printed page holds: the page breaks
-	// were placed by it.
-	pageRows int
-	// styles are the workbook's styles, all the blocks' among them.
+	// last is the last row a block may use; fitRows the rows of a page
+	// the blocks are cut to fit at (see blockFitter), pageRows those they
+	// are laid out on (see continuedPages), continued whether they are
+	// continued over pages.
+	last, fitRows, pageRows int
+	continued               bool
+	// pieces is how many pieces of blocks were laid out when the sheet
+	// was made, styles the workbook's styles then, the blocks' among them.
+	pieces int
 	styles map[styleKey]int
 	part   sheetPart
 }
 
 func (r viewRows) sheets() []sheetPart { return []sheetPart{r.part} }
+
+// lay ranges over the view's blocks and lays out each that fits, as
+// writeView does: place is called for each piece of a block, with the row
+// it starts on, and brk with each cell that begins a printed page.
+func (r viewRows) lay(ctx context.Context, brk func(cell string) error, place func(top int, piece Block) error) error {
+	fit := newBlockFitter(r.last, r.fitRows)
+	pages := continuedPages{rows: r.pageRows, used: 1, on: r.continued}
+	row := 3
+	for blk := range r.v.All() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		blk, _, ok := fit.place(blk)
+		if !ok {
+			continue
+		}
+		var err error
+		if row, err = pages.block(row, blk, brk, place); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
 
 // style returns the id of a style the blocks use, made when the sheet was.
 func (r viewRows) style(role styleRole, q Quantity) (int, error) {
@@ -40,7 +65,7 @@ func (r viewRows) style(role styleRole, q Quantity) (int, error) {
 	return id, nil
 }
 
-// write ranges over the view's blocks and writes each that fits (see
+// write lays the view's blocks out again and writes each piece (see
 // sheetRows). The view must make the blocks it made when the sheet was.
 func (r viewRows) write(ctx context.Context, begin func(sheet int) (io.Writer, error), end func(sheet int) error) error {
 	w, err := begin(0)
@@ -48,28 +73,19 @@ func (r viewRows) write(ctx context.Context, begin func(sheet int) (io.Writer, e
 		return err
 	}
 	enc := &blockEncoder{rowEncoder: rowEncoder{buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4)}, r: r, w: w}
-	fit := newBlockFitter(r.last)
 	n := 0
-	for blk := range r.v.All() {
-		if err := ctx.Err(); err != nil {
-			return err
+	noBreak := func(string) error { return nil }
+	err = r.lay(ctx, noBreak, func(top int, piece Block) error {
+		if n++; n > r.pieces {
+			return fmt.Errorf("view %s makes more than the %d pieces of blocks it made when the sheet was made", r.v.Name, r.pieces)
 		}
-		blk, start, ok := fit.place(blk)
-		if !ok {
-			continue
-		}
-		if n++; n > r.blocks {
-			break
-		}
-		if err := enc.block(ctx, start, blk); err != nil {
-			return err
-		}
-	}
-	if err := ctx.Err(); err != nil { // a view stops early once ctx is done
+		return enc.block(ctx, top, piece)
+	})
+	if err != nil {
 		return err
 	}
-	if n != r.blocks {
-		return fmt.Errorf("view %s made %d blocks to write, not the %d it made when the sheet was made", r.v.Name, n, r.blocks)
+	if n != r.pieces {
+		return fmt.Errorf("view %s made %d pieces of blocks to write, not the %d it made when the sheet was made", r.v.Name, n, r.pieces)
 	}
 	if err := enc.flush(); err != nil {
 		return err

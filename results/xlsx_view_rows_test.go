@@ -10,31 +10,13 @@ import (
 )
 
 // streamViewByExcelize writes a view's blocks as the workbook did before
-// it wrote them itself: each block that fits, with viewSheet.block, a
-// SetRow of excelize's stream writer per row, and a page break before
-// each block that does not fit on what is left of its page. It is the
-// reference the workbook's blocks are held to.
+// it wrote them itself: each piece of a block that fits with
+// viewSheet.block, a SetRow of excelize's stream writer per row, and the
+// page breaks where they fall. It is the reference the workbook's blocks
+// are held to.
 func streamViewByExcelize(b *workbook, sw *excelize.StreamWriter, rows viewRows) error {
 	vs := viewSheet{b: b, name: rows.v.Name, sw: sw, printed: true}
-	fit := newBlockFitter(rows.last)
-	pages := pager{rows: rows.pageRows, used: 1}
-	i := 0
-	for blk := range rows.v.All() {
-		blk, start, ok := fit.place(blk)
-		if !ok {
-			continue
-		}
-		if pages.place(len(blk.Rows)+3) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, start)); err != nil {
-				return err
-			}
-		}
-		if err := vs.block(start, blk); err != nil {
-			return err
-		}
-		i++
-	}
-	return nil
+	return rows.lay(b.ctx, sw.InsertPageBreak, vs.block)
 }
 
 // hostileViews are views of every shape a view sheet takes: many blocks

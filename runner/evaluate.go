@@ -20,6 +20,8 @@ type Options struct {
 	// Calls come one at a time, done never decreases, and the last call has
 	// done == total.
 	Progress func(done, total int64)
+
+	indexBudget int64 // the fault indexes' budget, if not indexBudget (faults.go): for tests
 }
 
 // Result is an evaluated experiment: for every source, the counts its
@@ -97,9 +99,10 @@ func allWork(e *experiment.Experiment) []piece {
 }
 
 // taskSize returns how many subscribers of src one task counts. A source
-// with faults redraws its fault sequences once per task, so its tasks are
-// as large as one fault block allows and, below that, never so small that
-// redrawing costs more than counting: at least four subscribers per draw.
+// with faults that is not indexed (faults.go) redraws its fault sequences
+// once per task, so its tasks are as large as one fault block allows and,
+// below that, never so small that redrawing costs more than counting: at
+// least four subscribers per draw.
 func taskSize(src model.Source) int {
 	if src.Missing == 0 && src.Duplicates == 0 {
 		return chunkSize
@@ -121,15 +124,13 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 	sources := e.SourceList()
 	parts := e.Partitionings()
 	var tasks []piece
+	var shared []*sharedFaults // per task, the fault index it reads, if any
 	var total int64
 	for _, p := range pieces {
 		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
 			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
 		}
-		size := taskSize(sources[p.Source])
-		for lo := p.Lo; lo < p.Hi; lo += size {
-			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, p.Hi)})
-		}
+		tasks, shared = cutTasks(tasks, shared, p, sources[p.Source], opt)
 		total += int64(p.Hi - p.Lo)
 	}
 
@@ -165,7 +166,11 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 				if mine[t.Source] == nil {
 					mine[t.Source] = model.NewTally(src.Periods, parts)
 				}
-				src.Count(mine[t.Source], t.Lo, t.Hi)
+				if f := shared[i]; f != nil {
+					f.count(mine[t.Source], t.Lo, t.Hi)
+				} else {
+					src.Count(mine[t.Source], t.Lo, t.Hi)
+				}
 				if opt.Progress != nil {
 					func() {
 						mu.Lock()

@@ -73,6 +73,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	views := results.ShowsViews(formats)
 	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
 	var blocks viewBlockSizes
+	var windows, window int64 // fault index windows, and the largest one's index
 	parts := e.Partitionings()
 	grids := e.Grids()
 	sizes := make([][]experiment.Sizes, len(grids))
@@ -89,6 +90,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			t := gm.tasks(e, p)
 			tasks = satmath.Add(tasks, satmath.Mul(n, t))
 			tallies = satmath.Add(tallies, satmath.Mul(n, min(j, t), gm.tallyBytes(p)))
+			w, each := faultIndexMemory(gm.source(e, p), jobs)
+			windows, window = satmath.Add(windows, satmath.Mul(n, w)), max(window, each)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
 				blocks.widen(e, &g, p)
@@ -100,12 +103,15 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
 		sources = e.Sources()
 	}
-	// Per goroutine: the names' hashes of a task, a fault block's bits.
-	scratch := int64(4*chunkSize + 1<<12)
+	// Per goroutine: the names' hashes of a task, the bins they are folded
+	// from and the plan of the folding (model/fold.go), a fault block's bits.
+	scratch := satmath.Add(4*chunkSize+1<<12+model.FoldBytes, satmath.Mul(128, int64(len(parts))))
 	if e.Missing > 0 || e.Duplicates > 0 {
 		scratch += 1 << 21
 	}
 	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
+	// No more fault indexes than goroutines are alive at once (faults.go).
+	counting = satmath.Add(counting, satmath.Mul(min(j, windows), window))
 	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at, in each format that has them; the headline of the
@@ -226,10 +232,15 @@ func newGridMemory(e *experiment.Experiment, parts []model.Partitioning, g *expe
 // into, for its most subscribers: each goroutine that counts one holds a
 // tally of the source.
 func (gm *gridMemory) tasks(e *experiment.Experiment, p int) int64 {
-	most := slices.Max(gm.g.Subscribers)
-	src := model.Source{Subscribers: most, Periods: p, Missing: e.Missing, Duplicates: e.Duplicates}
+	src := gm.source(e, p)
 	size := int64(taskSize(src))
-	return (int64(most) + size - 1) / size
+	return (int64(src.Subscribers) + size - 1) / size
+}
+
+// source returns the largest source of p periods of the grid, as far as
+// its memory goes.
+func (gm *gridMemory) source(e *experiment.Experiment, p int) model.Source {
+	return model.Source{Subscribers: slices.Max(gm.g.Subscribers), Periods: p, Missing: e.Missing, Duplicates: e.Duplicates}
 }
 
 // tallyBytes bounds one goroutine's tally of one source of p periods of

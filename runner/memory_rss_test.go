@@ -38,6 +38,10 @@ var memoryBench = []struct {
 		"partition_key: [subscriber, region, type]\nworkers: [4, 64]\n", []string{"csv", "xlsx"}},
 	{"faults", "subscribers: 20000\nperiods: 24\nmissing: 300000\nduplicates: 300000\n" +
 		"partition_key: [subscriber, region, type]\nworkers: {from: 1, to: 256}\nfailure_periods: [2026-09]\n", []string{"csv", "xlsx"}},
+	// one fault of each kind per hundred records over 3·10^8 records: a
+	// source of enough tasks that they share a fault index (faults.go)
+	{"faults1pct", "subscribers: 3000000\nperiods: 120\nmissing: 3600000\nduplicates: 3600000\n" +
+		"workers: [1, 2, 4, 8, 16, 32, 64]\n", []string{"csv", "xlsx"}},
 }
 
 // boundSlack is how far above the peak the figure may be: within twice.

@@ -34,17 +34,8 @@ func (r *Result) Views() []results.View {
 			})},
 		{Name: "partition", Title: "Rows the single failed worker asks back at the named failure",
 			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
-				for _, pr := range sr.Parts {
-					left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
-					if none(left) {
-						continue
-					}
-					t := fmt.Sprintf("%s, partitioned by %s over %s", title, pr.Key, countNoun(int64(pr.Partitioning.Workers), "worker"))
-					if !yield(partitionBlock(t, pick(pr.Costs, left))) {
-						return false
-					}
-				}
-				return true
+				blk, ok := r.partitionBlock(sr, title)
+				return !ok || yield(blk)
 			})},
 	}
 }
@@ -189,22 +180,56 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 	return b
 }
 
-func partitionBlock(title string, costs []model.Cost) results.Block {
-	b := results.Block{Title: title, Columns: []results.Column{
+// partitionBlock is the lesson's partitioned recovery of a source, one
+// table for all its partitionings with a point left: as the lesson prints
+// it for one partitioning (its key and workers in the title), and with the
+// partition key and worker count as leading columns for several, so that
+// a worker sweep reads down one table and each printed page carries its
+// header. ok is false when no partitioning has a point left.
+func (r *Result) partitionBlock(sr *SourceResult, title string) (blk results.Block, ok bool) {
+	var parts []*PartResult
+	var lefts [][]bool
+	for _, pr := range sr.Parts {
+		if left := r.anyLeft(sr, []*PartResult{pr}, nil, nil); !none(left) {
+			parts, lefts = append(parts, pr), append(lefts, left)
+		}
+	}
+	if len(parts) == 0 {
+		return results.Block{}, false
+	}
+	lesson := []results.Column{
 		{Name: "interval", Kind: results.Text},
 		{Name: "whole job from scratch", Kind: results.Int},
 		{Name: "busiest worker with partitioned state", Kind: results.Int},
 		{Name: "exactly-once state", Kind: results.Int},
-	}}
-	for _, c := range costs {
-		b.Rows = append(b.Rows, []results.Value{
-			results.TextValue(c.Interval.String()),
-			results.IntValue(c.Recomputed),
-			results.IntValue(c.Busiest),
-			results.IntValue(c.ExactlyOnceState()),
-		})
 	}
-	return b
+	if len(parts) == 1 {
+		pr := parts[0]
+		blk.Title = fmt.Sprintf("%s, partitioned by %s over %s", title, pr.Key, countNoun(int64(pr.Partitioning.Workers), "worker"))
+		blk.Columns = lesson
+	} else {
+		blk.Title = title + ", by partition key and workers"
+		blk.Keys = 3
+		blk.Columns = append([]results.Column{
+			{Name: "partitioned by", Kind: results.Text},
+			{Name: "workers", Kind: results.Int},
+		}, lesson...)
+	}
+	for i, pr := range parts {
+		for _, c := range pick(pr.Costs, lefts[i]) {
+			row := []results.Value{
+				results.TextValue(c.Interval.String()),
+				results.IntValue(c.Recomputed),
+				results.IntValue(c.Busiest),
+				results.IntValue(c.ExactlyOnceState()),
+			}
+			if len(parts) > 1 {
+				row = append([]results.Value{results.TextValue(pr.Key.String()), results.IntValue(int64(pr.Partitioning.Workers))}, row...)
+			}
+			blk.Rows = append(blk.Rows, row)
+		}
+	}
+	return blk, true
 }
 
 // pick returns the costs whose flag in left is set.

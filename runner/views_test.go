@@ -41,18 +41,56 @@ func TestLessonViews(t *testing.T) {
 
 func TestViewBlocksPerCombination(t *testing.T) {
 	views := heldViews(evaluate(t, smallGrid()).Views())
-	sources, stateRows, parts := 8, 2, 4
+	sources, stateRows := 8, 2
 	want := map[string]int{
 		"recovery":    sources,
 		"matrix":      sources,
 		"cost":        sources * stateRows,
 		"probability": sources * stateRows,
-		"partition":   sources * parts,
+		"partition":   sources, // one table of the partitionings
 	}
 	for _, v := range views {
 		if len(v.Blocks) != want[v.Name] {
 			t.Errorf("view %s has %d blocks, want %d", v.Name, len(v.Blocks), want[v.Name])
 		}
+	}
+}
+
+// TestPartitionViewOfAWorkerSweep checks that a sweep over worker counts
+// has one partition table per source, its partitionings as leading
+// columns, in the grid's order, and each row the lesson's figures of its
+// own partitioning.
+func TestPartitionViewOfAWorkerSweep(t *testing.T) {
+	exp := experiment.Lesson("workers")
+	exp.Workers = []int{1, 2, 4}
+	res := evaluate(t, exp)
+	views := heldViews(res.Views())
+	blocks := views[4].Blocks
+	if len(blocks) != 1 {
+		t.Fatalf("partition view has %d blocks, want 1", len(blocks))
+	}
+	blk := blocks[0]
+	var names []string
+	for _, c := range blk.Columns {
+		names = append(names, c.Name)
+	}
+	if want := []string{"partitioned by", "workers", "interval", "whole job from scratch", "busiest worker with partitioned state", "exactly-once state"}; !slices.Equal(names, want) {
+		t.Fatalf("columns %q, want %q", names, want)
+	}
+	sr := res.Sources[0]
+	if n := len(sr.Parts) * len(sr.Parts[0].Costs); len(blk.Rows) != n {
+		t.Fatalf("%d rows, want %d (every partitioning × interval)", len(blk.Rows), n)
+	}
+	for i, row := range blk.Rows {
+		pr := sr.Parts[i/len(sr.Parts[0].Costs)]
+		c := pr.Costs[i%len(pr.Costs)]
+		if row[0].Text != pr.Key.String() || row[1].Int != int64(pr.Partitioning.Workers) || row[2].Text != c.Interval.String() || row[4].Int != c.Busiest {
+			t.Errorf("row %d = %v, want %s, %d workers, interval %s, busiest %d", i, row, pr.Key, pr.Partitioning.Workers, c.Interval, c.Busiest)
+		}
+	}
+	// Interval 6 at the named failure: the lesson's 408 rows at 4 workers.
+	if got := blk.Rows[2*len(sr.Parts[0].Costs)]; got[1].Int != 4 || got[4].Int != 408 {
+		t.Errorf("the first row at 4 workers is %v, want the lesson's 408 rows for the busiest worker", got)
 	}
 }
 

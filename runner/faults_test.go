@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"ckptlab/model"
+	"ckptlab/runner/experiment"
+)
+
+// wholeTallies counts every source of e in one call of model.Source.Count
+// each, which draws the faults per block and shares nothing: the tallies
+// the shared fault indexes are held to.
+func wholeTallies(e *experiment.Experiment) []*model.Tally {
+	var out []*model.Tally
+	for _, src := range e.SourceList() {
+		t := model.NewTally(src.Periods, e.Partitionings())
+		src.Count(t, 0, src.Subscribers)
+		out = append(out, t)
+	}
+	return out
+}
+
+func sameTallies(t *testing.T, what string, got, want []*model.Tally) {
+	t.Helper()
+	for s := range want {
+		g, err := got[s].MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := want[s].MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s: source %d: tally %+v, counted whole %+v", what, s, got[s].Drops(), want[s].Drops())
+		}
+	}
+}
+
+// TestSharedFaultsMatchCount counts sources whose tasks share fault indexes,
+// in one window per source and in several, on one to three goroutines and
+// in shards merged, and checks that every tally is the one Count gives
+// each source whole.
+func TestSharedFaultsMatchCount(t *testing.T) {
+	e := jobsExperiment()
+	want := wholeTallies(e)
+	src := e.SourceList()[0]
+	expected := src.FaultIndexBytes(0, src.Subscribers)
+	for _, c := range []struct {
+		name    string
+		limit   int64 // a window's index, the budget over the goroutines; 0: the default
+		windows int   // of the first source
+	}{
+		{"one window", 0, 1},
+		// windows of three tasks: half the limit is 3/4 of a source's index
+		{"two windows", expected * 2 * 3 / 4, 2},
+	} {
+		for _, jobs := range []int{1, 2, 3} {
+			what := fmt.Sprintf("%s, -j %d", c.name, jobs)
+			opt := Options{Jobs: jobs, indexBudget: c.limit * int64(jobs)}
+			tasks, shared := cutTasks(nil, nil, piece{Lo: 0, Hi: src.Subscribers}, src, opt)
+			windows := map[*sharedFaults]int{}
+			for i, f := range shared {
+				if f == nil {
+					t.Fatalf("%s: task %+v redraws", what, tasks[i])
+				}
+				windows[f]++
+			}
+			if len(windows) != c.windows {
+				t.Errorf("%s: %d windows, want %d", what, len(windows), c.windows)
+			}
+			got, err := countPieces(context.Background(), e, opt, allWork(e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameTallies(t, what, got, want)
+			// Shards cut windows of their own, inside the sources.
+			merged := make([]*model.Tally, len(want))
+			for i := 1; i <= 5; i++ {
+				part, err := countPieces(context.Background(), e, opt, within(allWork(e), shardPart(e, Shard{i, 5})))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for s, p := range part {
+					switch {
+					case p == nil:
+					case merged[s] == nil:
+						merged[s] = p
+					default:
+						merged[s].Merge(p)
+					}
+				}
+			}
+			sameTallies(t, what+", 5 shards", merged, want)
+		}
+	}
+}
+
+// TestSharedFaultsRefused counts a window whose index is refused at its
+// limit: its tasks redraw, and count the same.
+func TestSharedFaultsRefused(t *testing.T) {
+	e := jobsExperiment()
+	want := wholeTallies(e)[0]
+	src := e.SourceList()[0]
+	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1}
+	got := model.NewTally(src.Periods, e.Partitionings())
+	const pieces = 4
+	f.left.Store(pieces)
+	for k := range pieces {
+		f.count(got, k*src.Subscribers/pieces, (k+1)*src.Subscribers/pieces)
+		if f.index != nil {
+			t.Fatal("an index made above its limit")
+		}
+	}
+	sameTallies(t, "refused", []*model.Tally{got}, []*model.Tally{want})
+}
+
+// TestSharedFaultsDropped checks that a window's index is dropped after
+// its last task, not before.
+func TestSharedFaultsDropped(t *testing.T) {
+	e := jobsExperiment()
+	src := e.SourceList()[0]
+	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1 << 30}
+	f.left.Store(2)
+	tally := model.NewTally(src.Periods, e.Partitionings())
+	f.count(tally, 0, 10)
+	if f.index == nil {
+		t.Fatal("index dropped before the window's last task")
+	}
+	f.count(tally, 10, 20)
+	if f.index != nil {
+		t.Fatal("index kept after the window's last task")
+	}
+}
+
+// TestFaultIndexMemoryBounds checks plan's share of the fault indexes: a
+// source cut into windows by its own subscribers is never cut into more
+// windows, nor given a larger index, than faultIndexMemory says for a
+// larger source; a source too small or too dense is not indexed.
+func TestFaultIndexMemoryBounds(t *testing.T) {
+	for _, big := range []model.Source{
+		{Subscribers: 10_000_000, Periods: 120, Missing: 12_000_000, Duplicates: 12_000_000},
+		{Subscribers: 100_000_000, Periods: 120, Missing: 120_000_000, Duplicates: 120_000_000},
+		{Subscribers: 1_000_000_000, Periods: 3, Missing: 1000, Duplicates: 0},
+		{Subscribers: 400_000, Periods: 24, Missing: 300_000, Duplicates: 300_000},
+	} {
+		for _, jobs := range []int{1, 2, 8} {
+			windows, each := faultIndexMemory(big, jobs)
+			for _, n := range []int{big.Subscribers, big.Subscribers / 2, big.Subscribers/3 + 1, 200_000, 70_000} {
+				src := big
+				src.Subscribers = n
+				subs, limit := faultWindow(src, jobs, indexBudget)
+				if subs == 0 {
+					continue
+				}
+				if w := int64((n + subs - 1) / subs); w > windows {
+					t.Errorf("%+v -j %d: %d windows, more than the %d counted for %d subscribers", src, jobs, w, windows, big.Subscribers)
+				}
+				if b := min(limit, src.FaultIndexBytes(0, min(subs, n))); b > each {
+					t.Errorf("%+v -j %d: an index of up to %d bytes, more than the %d counted", src, jobs, b, each)
+				}
+			}
+		}
+	}
+	dense := model.Source{Subscribers: 1_000_000, Periods: 120, Missing: 360_000_000}
+	if subs, _ := faultWindow(dense, 2, indexBudget); subs != 0 {
+		t.Errorf("%+v: indexed in windows of %d subscribers", dense, subs)
+	}
+	small := model.Source{Subscribers: 20_000, Periods: 24, Missing: 300_000, Duplicates: 300_000}
+	if w, _ := faultIndexMemory(small, 2); w != 0 {
+		t.Errorf("%+v: %d windows counted for a source of one task", small, w)
+	}
+}
