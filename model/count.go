@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -69,6 +70,8 @@ type counter struct {
 	regions  []int64  // subscribers per region of the last clean
 	types    []int64  // subscribers per type of the last clean
 	fastmod  []uint64 // per partitioning, Lemire's constant for % workers
+	fold     *foldPlan
+	bins     []uint32 // the bins of the fold group at hand
 	bits     []uint64
 	missing  []int // missing periods of the subscriber at hand
 	lostRows []int
@@ -81,25 +84,31 @@ type counter struct {
 	touched [][][]int64
 }
 
-// scratchPool keeps the name hashes and fault bits of finished counts:
-// a run counts thousands of pieces, each of which would otherwise allocate
-// them anew.
+// scratchPool keeps the name hashes, fold bins, fold plan and fault bits
+// of finished counts: a run counts thousands of pieces, each of which would
+// otherwise make them anew.
 var scratchPool sync.Pool
 
 type scratch struct {
 	hashes []uint32
+	bins   []uint32
 	bits   []uint64
+	parts  []Partitioning // the partitionings fold was planned for
+	fold   *foldPlan
 }
 
 func (c *counter) release() {
-	scratchPool.Put(&scratch{hashes: c.hashes[:0], bits: c.bits[:0]})
+	scratchPool.Put(&scratch{hashes: c.hashes[:0], bins: c.bins, bits: c.bits[:0], parts: c.t.parts, fold: c.fold})
 }
 
 func newCounter(s Source, t *Tally) *counter {
 	c := &counter{s: s, t: t, workers: make([]int32, len(t.parts)),
 		regions: make([]int64, len(Regions)), types: make([]int64, len(Types))}
 	if sc, ok := scratchPool.Get().(*scratch); ok {
-		c.hashes, c.bits = sc.hashes, sc.bits
+		c.hashes, c.bins, c.bits = sc.hashes, sc.bins, sc.bits
+		if slices.Equal(sc.parts, t.parts) {
+			c.fold = sc.fold
+		}
 	}
 	for _, part := range t.parts {
 		switch part.Key {
@@ -111,6 +120,9 @@ func newCounter(s Source, t *Tally) *counter {
 			c.draws = 2
 		}
 		c.fastmod = append(c.fastmod, ^uint64(0)/uint64(part.Workers)+1)
+	}
+	if c.byName && c.fold == nil {
+		c.fold = newFoldPlan(t.parts, cleanChunk)
 	}
 	return c
 }
@@ -134,6 +146,7 @@ func (c *counter) cleanChunk(lo, hi int) {
 			c.hashes = make([]uint32, 0, hi-lo)
 		}
 		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
+		c.bins = c.fold.bin(t, c.hashes, c.fastmod, c.bins)
 	}
 	if c.draws > 0 {
 		clear(c.regions)
@@ -147,11 +160,6 @@ func (c *counter) cleanChunk(lo, hi int) {
 	for p, part := range t.parts {
 		subs := t.workerSubs[p]
 		switch part.Key {
-		case BySubscriber:
-			m, w := c.fastmod[p], uint64(part.Workers)
-			for _, h := range c.hashes {
-				subs[mod(h, m, w)]++
-			}
 		case ByRegion:
 			for r, n := range c.regions {
 				subs[regionHash[r]%uint32(part.Workers)] += n

@@ -105,11 +105,37 @@ func randomSource(r *rand.Rand) (Source, []Partitioning) {
 			*n = r.IntN(3 * records)
 		}
 	}
+	// Worker counts of any size up to 40; or divisors of 48, which fold
+	// into one binning by 48 or less; or counts whose common multiple is
+	// past foldBins, which fold in two groups, 362 and 382, or bin directly.
+	workers := []int{}
+	switch r.IntN(3) {
+	case 1:
+		workers = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 48}
+	case 2:
+		workers = []int{1, 2, 181, 191, 362, 382}
+	}
 	var parts []Partitioning
-	for range 1 + r.IntN(4) {
-		parts = append(parts, Partitioning{PartitionKeys[r.IntN(3)], 1 + r.IntN(40)})
+	for range 1 + r.IntN(6) {
+		w := 1 + r.IntN(40)
+		if len(workers) > 0 {
+			w = workers[r.IntN(len(workers))]
+		}
+		parts = append(parts, Partitioning{PartitionKeys[r.IntN(3)], w})
 	}
 	return src, parts
+}
+
+// folds reports whether Count folds some of a piece of n subscribers'
+// bins for the partitionings.
+func folds(parts []Partitioning, n int) bool {
+	plan := newFoldPlan(parts, cleanChunk)
+	for _, g := range plan.groups {
+		if g.folds(min(n, cleanChunk)) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestCountMatchesScan is the differential test of counting: over many
@@ -122,6 +148,7 @@ func TestCountMatchesScan(t *testing.T) {
 	if testing.Short() {
 		runs = 40
 	}
+	folded := 0
 	for run := range runs {
 		src, parts := randomSource(r)
 		what := fmt.Sprintf("run %d %+v %+v", run, src, parts)
@@ -145,10 +172,16 @@ func TestCountMatchesScan(t *testing.T) {
 			src.Count(piece, lo, hi)
 			got.Merge(piece)
 			countIndexed(t, r, src, parts, indexed, lo, hi)
+			if folds(parts, hi-lo) {
+				folded++
+			}
 			lo = hi
 		}
 		ref.check(t, what, got)
 		ref.check(t, what+" indexed", indexed)
+	}
+	if folded < runs/10 {
+		t.Errorf("%d pieces of %d runs folded their bins, want %d at least", folded, runs, runs/10)
 	}
 }
 

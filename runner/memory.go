@@ -104,8 +104,9 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
 		sources = e.Sources()
 	}
-	// Per goroutine: the names' hashes of a task, a fault block's bits.
-	scratch := int64(4*chunkSize + 1<<12)
+	// Per goroutine: the names' hashes of a task, the bins they are folded
+	// from and the plan of the folding (model/fold.go), a fault block's bits.
+	scratch := satmath.Add(4*chunkSize+1<<12+model.FoldBytes, satmath.Mul(128, int64(len(parts))))
 	if e.Missing > 0 || e.Duplicates > 0 {
 		scratch += 1 << 21
 	}

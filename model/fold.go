@@ -1,0 +1,199 @@
+package model
+
+import "slices"
+
+// Folding is how a count bins the name hashes of a chunk of subscribers
+// for several partitionings by subscriber at once. If l is a multiple of
+// w, then (h mod l) mod w = h mod w, so the subscribers per bin of w
+// follow from the subscribers per bin of l: bin r of l goes to bin r mod w.
+// A chunk is then binned once by l and folded into each of the worker
+// counts l is a multiple of, at the cost of l additions each, instead of
+// binned once per worker count: scale.yaml's seven worker counts, 1 to 64,
+// are binned once by 64.
+//
+// A plan groups the worker counts, each group under a common multiple of
+// its own: first each worker count under the smallest larger one of the
+// same key that it divides (a sweep of 1 to 1024 folds 1 to 512 from 513
+// to 1024), then neighbouring groups under the least common multiple of
+// theirs while that stays at most foldBins and costs less. A group of one
+// worker count, and any group whose folds would cost more than binning its
+// chunk once per worker count, bins directly as before.
+
+// foldBins is the most bins a group is binned into: 128 KiB of counts, per
+// goroutine that counts.
+const foldBins = 1 << 15
+
+// FoldBytes is the memory a Count holds to fold, in bytes, beside the name
+// hashes of a chunk: the counts of one group's bins.
+const FoldBytes = 4 * foldBins
+
+// foldGroup is one group of partitionings by subscriber whose chunk counts
+// come from one binning by l.
+type foldGroup struct {
+	l     int
+	m     uint64 // Lemire's constant for % l
+	parts []int  // partitionings (indices into the tally's), each of workers dividing l
+}
+
+// foldPlan is how a Count bins the name hashes of each chunk.
+type foldPlan struct {
+	ones   []int // partitionings by subscriber over one worker: every subscriber in bin 0
+	groups []foldGroup
+}
+
+// newFoldPlan groups the partitionings by subscriber for chunks of n
+// subscribers.
+func newFoldPlan(parts []Partitioning, n int) *foldPlan {
+	plan := new(foldPlan)
+	// The distinct worker counts above one, in increasing order, each with
+	// its partitionings.
+	var ws []int
+	byWorkers := make(map[int][]int)
+	for p, part := range parts {
+		switch {
+		case part.Key != BySubscriber:
+		case part.Workers == 1:
+			plan.ones = append(plan.ones, p)
+		default:
+			if byWorkers[part.Workers] == nil {
+				ws = append(ws, part.Workers)
+			}
+			byWorkers[part.Workers] = append(byWorkers[part.Workers], p)
+		}
+	}
+	slices.Sort(ws)
+
+	// Each worker count, from the largest, joins the group of the smallest
+	// larger count it divides that heads a group, or heads one.
+	head := make([]int, len(ws)) // group of ws[i] if it heads one, else -1
+	var groups []foldGroup
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i]
+		g := -1
+		if larger := ws[i+1:]; len(larger) <= foldBins/w {
+			for k, v := range larger {
+				if v > foldBins {
+					break
+				}
+				if v%w == 0 && head[i+1+k] >= 0 {
+					g = head[i+1+k]
+					break
+				}
+			}
+		} else {
+			for v := 2 * w; v <= foldBins; v += w {
+				if k, ok := slices.BinarySearch(larger, v); ok && head[i+1+k] >= 0 {
+					g = head[i+1+k]
+					break
+				}
+			}
+		}
+		head[i] = -1
+		if g >= 0 {
+			groups[g].parts = append(groups[g].parts, byWorkers[w]...)
+			continue
+		}
+		head[i] = len(groups)
+		groups = append(groups, foldGroup{l: w, parts: slices.Clone(byWorkers[w])})
+	}
+
+	// Neighbouring groups, from the smallest, merge under the least common
+	// multiple of theirs when that costs less.
+	slices.Reverse(groups)
+	for _, g := range groups {
+		if k := len(plan.groups) - 1; k >= 0 {
+			last := plan.groups[k]
+			if l := lcm(last.l, g.l); l <= foldBins {
+				merged := foldGroup{l: l, parts: append(slices.Clip(last.parts), g.parts...)}
+				if merged.cost(n) < last.cost(n)+g.cost(n) {
+					plan.groups[k] = merged
+					continue
+				}
+			}
+		}
+		plan.groups = append(plan.groups, g)
+	}
+	for i := range plan.groups {
+		plan.groups[i].m = ^uint64(0)/uint64(plan.groups[i].l) + 1
+	}
+	return plan
+}
+
+// lcm returns the least common multiple of a and b, or foldBins+1 when it
+// is larger than foldBins.
+func lcm(a, b int) int {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	if a/x > foldBins/b {
+		return foldBins + 1
+	}
+	return a / x * b
+}
+
+// folds reports whether binning n hashes by l and folding costs less than
+// binning them once for each of the group's partitionings: n + l to bin
+// and clear, and l to fold into each partitioning, against n each.
+func (g *foldGroup) folds(n int) bool {
+	k := len(g.parts)
+	return n+(k+1)*g.l < k*n
+}
+
+// cost returns the work of binning n hashes for the group's partitionings.
+func (g *foldGroup) cost(n int) int {
+	if g.folds(n) {
+		return n + (len(g.parts)+1)*g.l
+	}
+	return len(g.parts) * n
+}
+
+// bin adds the name hashes of a chunk to the subscribers per worker of
+// every partitioning by subscriber, group by group; buf holds the bins of a
+// group that folds and is returned, grown if it had to be.
+func (plan *foldPlan) bin(t *Tally, hashes []uint32, fastmod []uint64, buf []uint32) []uint32 {
+	for _, p := range plan.ones {
+		t.workerSubs[p][0] += int64(len(hashes))
+	}
+	for g := range plan.groups {
+		g := &plan.groups[g]
+		if !g.folds(len(hashes)) {
+			for _, p := range g.parts {
+				subs, m, w := t.workerSubs[p], fastmod[p], uint64(len(t.workerSubs[p]))
+				for _, h := range hashes {
+					subs[mod(h, m, w)]++
+				}
+			}
+			continue
+		}
+		if cap(buf) < g.l {
+			buf = make([]uint32, g.l)
+		}
+		bins := buf[:g.l]
+		clear(bins)
+		if mask := uint32(g.l - 1); g.l&(g.l-1) == 0 { // a power of two, as most worker sweeps
+			for _, h := range hashes {
+				bins[h&mask]++
+			}
+		} else {
+			for _, h := range hashes {
+				bins[mod(h, g.m, uint64(g.l))]++
+			}
+		}
+		for _, p := range g.parts {
+			fold(t.workerSubs[p], bins)
+		}
+	}
+	return buf
+}
+
+// fold adds bins, the counts of a binning by a multiple of len(subs), to
+// subs: bin r to subs[r % len(subs)].
+func fold(subs []int64, bins []uint32) {
+	w := len(subs)
+	for base := 0; base < len(bins); base += w {
+		for j, n := range bins[base : base+w] {
+			subs[j] += int64(n)
+		}
+	}
+}
