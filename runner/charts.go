@@ -134,7 +134,7 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 	if len(shown) < len(costs) {
 		c.Note += " " + shownNote(costs, shown, "the intervals best at some probability, then others spread evenly")
 	}
-	return c
+	return mergeIdentical(c)
 }
 
 // breakevenMarks returns the crossings of an envelope, as breakeven.csv
