@@ -20,6 +20,9 @@ const (
 	foldRows      = 12
 	mermaidCharts = 3
 	mermaidPoints = 11
+	// mermaidLabels is the most x labels a Mermaid chart of its default
+	// width shows side by side.
+	mermaidLabels = 16
 	// mermaidTitle is the most characters of a title Mermaid draws whole
 	// over a chart of its default width.
 	mermaidTitle = 60
@@ -407,6 +410,10 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 		legend = append(legend, entry)
 	}
 	note := c.Note
+	if c.Data.Columns[0].Name != "failure probability" && len(xs) < len(c.Data.Rows) {
+		note += fmt.Sprintf(" Drawn at %d of its %d values of %s, evenly chosen; the workbook's charts sheet holds them all.",
+			len(xs), len(c.Data.Rows), c.Data.Columns[0].Name)
+	}
 	if capped {
 		note += " " + scale.note()
 		if len(above) > 0 {
@@ -443,6 +450,15 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 		return nil, nil
 	}
 	if c.Data.Columns[0].Name != "failure probability" {
+		// Mermaid draws every label: past mermaidLabels rows, evenly
+		// chosen ones, the first and last among them.
+		if n := len(rows); n > mermaidLabels {
+			var some [][]Value
+			for i := range mermaidLabels {
+				some = append(some, rows[i*(n-1)/(mermaidLabels-1)])
+			}
+			rows = some
+		}
 		for _, r := range rows {
 			xs = append(xs, string(appendStyled(nil, r[0], c.Data.Columns[0])))
 			var y []float64

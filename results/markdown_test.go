@@ -211,3 +211,26 @@ func TestMarkdownHeadlineTitles(t *testing.T) {
 		t.Errorf("the answers do not read\n%s\nin\n%s", want, buf.String())
 	}
 }
+
+// TestMarkdownWorkersChartThinned checks that a sweep of 32 worker counts
+// is drawn at 16 of them, the first and last among them, and says so.
+func TestMarkdownWorkersChartThinned(t *testing.T) {
+	e := experiment.Lesson("workers")
+	e.Workers = nil
+	for w := 1; w <= 32; w++ {
+		e.Workers = append(e.Workers, w)
+	}
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, evaluatedSet(t, e)); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		`    x-axis "workers" [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 32]`,
+		"Drawn at 16 of its 32 values of workers, evenly chosen",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+}

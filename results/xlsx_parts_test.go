@@ -232,3 +232,27 @@ func TestXLSXWorkersLogAxis(t *testing.T) {
 		}
 	}
 }
+
+// TestXLSXCategoryLabelsFit checks that a line chart's x labels that do
+// not fit side by side are turned, and past 16 skipped evenly: the
+// lesson's saw-tooth has 11 labels of 7 characters (turned, none
+// skipped); a 60-period stream's has 59 (turned, every 4th shown).
+func TestXLSXCategoryLabelsFit(t *testing.T) {
+	long := experiment.Lesson("long")
+	long.Periods = []int{60}
+	for _, tc := range []struct {
+		name string
+		set  results.Set
+		skip string // "" for none
+	}{{"lesson", lessonSet(t), ""}, {"60 periods", evaluatedSet(t, long), "4"}} {
+		x := zipEntry(t, workbookBytes(t, tc.set, 0), "xl/charts/chart3.xml")
+		ax := regexp.MustCompile(`<catAx>.*</catAx>`).FindString(x)
+		if !strings.Contains(ax, `<txPr><a:bodyPr anchor="ctr" anchorCtr="true" rot="-2700000"`) {
+			t.Errorf("%s: the saw-tooth's x labels are not turned", tc.name)
+		}
+		skip := regexp.MustCompile(`<tickLblSkip val="(\d+)">`).FindStringSubmatch(ax)
+		if (skip == nil) != (tc.skip == "") || (skip != nil && skip[1] != tc.skip) {
+			t.Errorf("%s: x labels skipped %v, want %q", tc.name, skip, tc.skip)
+		}
+	}
+}

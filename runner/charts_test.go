@@ -186,3 +186,33 @@ func TestChartMarksAreTheBreakevens(t *testing.T) {
 		t.Error("no chart marks a break-even")
 	}
 }
+
+// TestShippedChartsDrawDistinctLines checks every chart of every
+// experiment of experiments/: no two lines are the same figures (one would
+// hide the other; they are drawn once and named together), and the
+// recommended interval is among the lines.
+func TestShippedChartsDrawDistinctLines(t *testing.T) {
+	paths, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no experiments found: %v", err)
+	}
+	for _, path := range paths {
+		e, err := experiment.Load(path, experiment.Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range evaluate(t, *e).Charts() {
+			cols := c.Data.Columns
+			if !slices.ContainsFunc(cols[1:], func(col results.Column) bool { return col.Name == c.Recommended }) {
+				t.Errorf("%s: %q does not draw the recommended %s", e.Name, c.Data.Title, c.Recommended)
+			}
+			for a := 1; a < len(cols); a++ {
+				for b := a + 1; b < len(cols); b++ {
+					if !slices.ContainsFunc(c.Data.Rows, func(r []results.Value) bool { return r[a] != r[b] }) {
+						t.Errorf("%s: %q draws %s and %s, the same figures, as two lines", e.Name, c.Data.Title, cols[a].Name, cols[b].Name)
+					}
+				}
+			}
+		}
+	}
+}
