@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"github.com/xuri/excelize/v2"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
 
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
