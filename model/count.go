@@ -398,24 +398,54 @@ func appendSubscriberName(dst []byte, i int) []byte {
 }
 
 // appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
-// The name of i is "A", then (i+1)/10 in at least two digits, then the
-// last digit of i+1; ten names in a row share all but the last byte, so the
-// hash of that prefix is computed once for them.
+// The name of i is a prefix, "A" and (i+1)/10 in at least two digits, then
+// the last digit of i+1. Ten names in a row share their prefix, and the
+// next prefix differs from it mostly in its last digit: the prefix is
+// counted up in place, with the hash of each of its leading parts kept, so
+// a new prefix costs one multiplication per digit that changed and a name
+// one multiplication.
 func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
-	var prefix []byte
-	for n := lo + 1; n <= hi; {
-		prefix = append(prefix[:0], 'A')
-		if tens := n / 10; tens < 10 {
-			prefix = append(prefix, '0', byte('0'+tens))
-		} else {
-			prefix = strconv.AppendInt(prefix, int64(tens), 10)
-		}
-		h := traceIDBytes(prefix)
-		for d := n % 10; d < 10 && n <= hi; d, n = d+1, n+1 {
+	if lo >= hi {
+		return dst
+	}
+	n := lo + 1
+	var buf [24]byte
+	prefix := append(buf[:0], 'A')
+	if tens := n / 10; tens < 10 {
+		prefix = append(prefix, '0', byte('0'+tens))
+	} else {
+		prefix = strconv.AppendInt(prefix, int64(tens), 10)
+	}
+	var hs [len(buf) + 1]uint32 // hs[k] is the hash of prefix[:k]
+	hs[0] = 2166136261
+	for k, c := range prefix {
+		hs[k+1] = (hs[k] ^ uint32(c)) * 16777619
+	}
+	for {
+		h := hs[len(prefix)]
+		for d := n % 10; d < 10; d++ {
 			dst = append(dst, (h^uint32('0'+d))*16777619)
+			if n++; n > hi {
+				return dst
+			}
+		}
+		// One more ten: add one to the prefix's digits.
+		k := len(prefix) - 1
+		for k > 0 && prefix[k] == '9' {
+			prefix[k] = '0'
+			k--
+		}
+		if k == 0 { // every digit was 9: one digit more, "A99" to "A100"
+			prefix[1] = '1'
+			prefix = append(prefix, '0')
+			k = 1
+		} else {
+			prefix[k]++
+		}
+		for ; k < len(prefix); k++ {
+			hs[k+1] = (hs[k] ^ uint32(prefix[k])) * 16777619
 		}
 	}
-	return dst
 }
 
 func traceIDBytes(b []byte) uint32 {
