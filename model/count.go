@@ -3,7 +3,6 @@ package model
 import (
 	"math/bits"
 	"slices"
-	"strconv"
 	"sync"
 )
 
@@ -141,11 +140,7 @@ func (c *counter) cleanChunk(lo, hi int) {
 	t := c.t
 	t.subs += int64(hi - lo)
 	if c.byName {
-		if cap(c.hashes) < hi-lo { // made once at its size, not grown
-			c.hashes = make([]uint32, 0, hi-lo)
-		}
-		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
-		c.bins = c.fold.bin(t, c.hashes, c.fastmod, c.bins)
+		c.binNames(lo, hi)
 	}
 	if c.draws > 0 {
 		clear(c.regions)
@@ -397,55 +392,26 @@ func appendSubscriberName(dst []byte, i int) []byte {
 	return append(dst, digits[k:]...)
 }
 
-// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
-// The name of i is a prefix, "A" and (i+1)/10 in at least two digits, then
-// the last digit of i+1. Ten names in a row share their prefix, and the
-// next prefix differs from it mostly in its last digit: the prefix is
-// counted up in place, with the hash of each of its leading parts kept, so
-// a new prefix costs one multiplication per digit that changed and a name
-// one multiplication.
+// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1,
+// ten names at a time (namePrefix).
 func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
 	if lo >= hi {
 		return dst
 	}
-	n := lo + 1
-	var buf [24]byte
-	prefix := append(buf[:0], 'A')
-	if tens := n / 10; tens < 10 {
-		prefix = append(prefix, '0', byte('0'+tens))
-	} else {
-		prefix = strconv.AppendInt(prefix, int64(tens), 10)
+	start := len(dst)
+	dst = slices.Grow(dst, hi-lo)[:start+hi-lo]
+	out := dst[start:]
+	var p namePrefix
+	p.set((lo + 1) / 10)
+	for i, n := 0, lo+1; i < len(out); p.next() {
+		h, d := p.hash(), n%10
+		ten := out[i:min(len(out), i+10-d)]
+		for k := range ten {
+			ten[k] = (h ^ uint32('0'+d+k)) * 16777619
+		}
+		i, n = i+len(ten), n+len(ten)
 	}
-	var hs [len(buf) + 1]uint32 // hs[k] is the hash of prefix[:k]
-	hs[0] = 2166136261
-	for k, c := range prefix {
-		hs[k+1] = (hs[k] ^ uint32(c)) * 16777619
-	}
-	for {
-		h := hs[len(prefix)]
-		for d := n % 10; d < 10; d++ {
-			dst = append(dst, (h^uint32('0'+d))*16777619)
-			if n++; n > hi {
-				return dst
-			}
-		}
-		// One more ten: add one to the prefix's digits.
-		k := len(prefix) - 1
-		for k > 0 && prefix[k] == '9' {
-			prefix[k] = '0'
-			k--
-		}
-		if k == 0 { // every digit was 9: one digit more, "A99" to "A100"
-			prefix[1] = '1'
-			prefix = append(prefix, '0')
-			k = 1
-		} else {
-			prefix[k]++
-		}
-		for ; k < len(prefix); k++ {
-			hs[k+1] = (hs[k] ^ uint32(prefix[k])) * 16777619
-		}
-	}
+	return dst
 }
 
 func traceIDBytes(b []byte) uint32 {

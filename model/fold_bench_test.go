@@ -38,35 +38,42 @@ func BenchmarkFloorFold(b *testing.B) {
 // floorBins returns the subscribers of the first n names per bin of 64,
 // as BenchmarkFloorFold hashes and bins them.
 func floorBins(n int) [64]int64 {
-	var bins [64]int64
-	digits := []byte("A00") // the name's prefix: the tens of 1, in two digits at least
-	hs := []uint32{2166136261}
-	for _, c := range digits {
-		hs = append(hs, (hs[len(hs)-1]^uint32(c))*16777619)
+	var bins [64]uint32
+	digits := [24]byte{'A', '0', '0'} // the prefix of the first ten names
+	nd := 3
+	var hs [25]uint32 // hs[k]: the hash of digits[:k]
+	hs[0] = 2166136261
+	for k := range nd {
+		hs[k+1] = (hs[k] ^ uint32(digits[k])) * 16777619
 	}
 	for i := 1; i <= n; {
-		h := hs[len(digits)]
-		for d := i % 10; d < 10 && i <= n; d, i = d+1, i+1 {
+		h, d := hs[nd], i%10
+		end := min(10, d+n-i+1)
+		i += end - d
+		for ; d < end; d++ {
 			bins[((h^uint32('0'+d))*16777619)%64]++
 		}
-		k := len(digits) - 1
+		k := nd - 1
 		for k > 0 && digits[k] == '9' {
 			digits[k] = '0'
 			k--
 		}
 		if k == 0 {
-			digits[1] = '1'
-			digits = append(digits, '0')
-			hs = append(hs, 0)
+			digits[1], digits[nd] = '1', '0'
+			nd++
 			k = 1
 		} else {
 			digits[k]++
 		}
-		for ; k < len(digits); k++ {
+		for ; k < nd; k++ {
 			hs[k+1] = (hs[k] ^ uint32(digits[k])) * 16777619
 		}
 	}
-	return bins
+	var out [64]int64
+	for r, c := range bins {
+		out[r] = int64(c)
+	}
+	return out
 }
 
 // TestFloorBins holds the floor's binning to Count's, so that the floor
