@@ -16,7 +16,10 @@ echo '== The floor: drawing the 10^6 x 120 records of the scale experiment, one 
 go test -run '^$' -bench 'FloorDraw' -benchtime 5x -cpu 1 ./model
 
 echo '== Counting, one core (BenchmarkScan, the per-record reference, takes minutes: run it alone)'
-go test -run '^$' -bench 'Count' -benchtime 5x -cpu 1 ./model
+go test -run '^$' -bench '^BenchmarkCount$' -benchtime 5x -cpu 1 ./model
+
+echo '== 1 % faults at 10^7 subscribers, one core: the floor, and counting with the faults redrawn per block and drawn once'
+go test -run '^$' -bench 'FloorFaults|CountFaults' -benchtime 2x -cpu 1 ./model
 
 echo '== Merging the 4 and 100 shard files of scale.yaml, in process'
 go test -run '^$' -bench 'MergeScale' -benchtime 5x ./runner
@@ -49,9 +52,10 @@ for n in 10000000 100000000; do
 	/usr/bin/time -v "$bin" run -q --format csv -o "$out/n$n" --set subscribers=$n experiments/scale.yaml 2>&1 >/dev/null |
 		grep -E 'Elapsed|Maximum resident'
 done
-/usr/bin/time -v "$bin" run -q --format csv -o "$out/f10m" --set subscribers=10000000 --set missing=12000000 \
-	--set duplicates=12000000 experiments/scale.yaml 2>&1 >/dev/null |
-	grep -E 'Elapsed|Maximum resident'
+f10m="--set subscribers=10000000 --set missing=12000000 --set duplicates=12000000"
+"$bin" plan --format csv $f10m experiments/scale.yaml | grep memory
+/usr/bin/time -v "$bin" run -q --format csv -o "$out/f10m" $f10m experiments/scale.yaml 2>&1 >/dev/null |
+	grep -E 'User time|Elapsed|Maximum resident'
 
 echo '== The worker sweep (bench/sweep.yaml), CSV and XLSX: time, peak memory, and what plan said'
 "$bin" plan --format csv bench/sweep.yaml | grep memory

@@ -27,7 +27,8 @@ import (
 // bit each: 2 MiB. Count redraws the fault sequences once per block and
 // keeps only the draws that fall into it, so its memory is bounded
 // whatever the numbers of missing and duplicates draws are, at the price of
-// drawing them (N·P / faultBlock) times in all.
+// drawing them (N·P / faultBlock) times in all; counted through a
+// FaultIndex, a block reads its draws from the index instead.
 const faultBlock = 1 << 24
 
 // FaultBlockSubscribers returns how many subscribers of the source one

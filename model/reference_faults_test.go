@@ -17,7 +17,8 @@ type Faults struct {
 // Faults draws the source's faults: missing times g = int(r()*N·P) with
 // r = rng(seed + 104729), then duplicates times with r = rng(seed + 7919).
 // Its size grows with the number of draws, not with the source: the
-// reference Scan and Pipeline use it; Count redraws instead (count.go).
+// reference Scan and Pipeline use it; Count redraws instead (count.go), or
+// reads a FaultIndex (fault_index.go).
 func (s Source) Faults() Faults {
 	n := float64(int64(s.Subscribers) * int64(s.Periods))
 	var f Faults

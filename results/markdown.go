@@ -20,6 +20,12 @@ const (
 	foldRows      = 12
 	mermaidCharts = 3
 	mermaidPoints = 11
+	// mermaidLabels is the most x labels a Mermaid chart of its default
+	// width shows side by side.
+	mermaidLabels = 16
+	// mermaidTitle is the most characters of a title Mermaid draws whole
+	// over a chart of its default width.
+	mermaidTitle = 60
 )
 
 // WriteMarkdown writes the set as GitHub-flavoured Markdown, ready to
@@ -84,16 +90,21 @@ func WriteMarkdown(w io.Writer, s Set) error {
 			}
 		}, "the break-even table")
 	}
-	drawn := 0
-	for _, c := range s.Charts {
-		if !c.Numeric() || c.Data.Columns[0].Name != "failure probability" {
-			continue
+	// The charts of the questions the headline answers: expected total
+	// against failure probability, and a worker sweep's recovery of the
+	// busiest worker against workers.
+	for _, x := range []string{"failure probability", "workers"} {
+		drawn := 0
+		for _, c := range s.Charts {
+			if !c.Numeric() || c.Data.Columns[0].Name != x {
+				continue
+			}
+			if drawn++; drawn > mermaidCharts {
+				md.cut = append(md.cut, fmt.Sprintf("charts against %s past the first %d", x, mermaidCharts))
+				break
+			}
+			md.section(func(b *bytes.Buffer) { writeMermaid(b, c) }, "a chart")
 		}
-		if drawn++; drawn > mermaidCharts {
-			md.cut = append(md.cut, fmt.Sprintf("charts past the first %d", mermaidCharts))
-			break
-		}
-		md.section(func(b *bytes.Buffer) { writeMermaid(b, c) }, "a chart")
 	}
 	if len(s.Decisions.Columns) > 0 {
 		md.section(func(b *bytes.Buffer) {
@@ -326,59 +337,150 @@ func writeMarkdownTable(w *bytes.Buffer, b Block, printed bool) {
 	}
 }
 
-// writeMermaid writes a chart of expected total against failure
-// probability as a Mermaid xychart-beta. Mermaid spaces its x values
-// evenly, so the lines are drawn at mermaidPoints even probabilities over
-// the chart's range, computed from its first and last rows: expected
-// totals are straight lines in the probability. Mermaid draws no legend,
-// so a line below names the lines in order.
+// writeMermaid writes a chart as a Mermaid xychart-beta, over its rows'
+// x values as categories (mermaidSeries returns them). Mermaid draws no
+// legend, so a line below names the lines in order; it clips no line, so
+// a line cut by the y axis's scale (scaleY) runs along the chart's top
+// edge, or is left out when it lies wholly above it, and the note names
+// it; it marks no point, so the note lists the break-even crossings.
 func writeMermaid(b *bytes.Buffer, c Chart) {
-	rows := c.Data.Rows
+	xs, rows := mermaidSeries(c)
 	if len(rows) < 2 {
 		return
 	}
-	first, last := rows[0], rows[len(rows)-1]
-	lo, hi := first[0].Float, last[0].Float
 	title, source, _ := strings.Cut(c.Data.Title, ": ")
-	// Each line in its interval's colour, the palette every chart reads.
-	var palette []string
+	scale, capped := scaleY(c)
+	type line struct {
+		name   string
+		colour string
+		ys     []string
+	}
+	var lines []line
+	var above []string // the lines left out, wholly above the chart
 	for j := 1; j < len(c.Data.Columns); j++ {
-		colour, _, ok := IntervalStyle(c.Data.Columns[j].Name)
+		name := c.Data.Columns[j].Name
+		colour, _, ok := IntervalStyle(name)
 		if !ok {
 			colour = "808080"
 		}
-		palette = append(palette, "#"+colour)
+		l := line{name: name, colour: "#" + colour}
+		lowest := math.Inf(1)
+		for _, r := range rows {
+			y := r[j-1]
+			lowest = min(lowest, y)
+			if capped {
+				y = min(y, scale.top)
+			}
+			l.ys = append(l.ys, strconv.FormatFloat(math.Round(y*10)/10, 'f', -1, 64))
+		}
+		if capped && lowest >= scale.top && name != c.Recommended {
+			above = append(above, name)
+			continue
+		}
+		lines = append(lines, l)
+	}
+	var palette []string
+	for _, l := range lines {
+		palette = append(palette, l.colour)
 	}
 	fmt.Fprintf(b, "\n### %s\n\n%s\n\n```mermaid\n", escapeMarkdown(title), escapeMarkdown(source))
 	fmt.Fprintf(b, "%%%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"%s\"}}}}%%%%\nxychart-beta\n", strings.Join(palette, ", "))
-	fmt.Fprintf(b, "    title %q\n", title)
-	var xs []string
-	for i := range mermaidPoints {
-		xs = append(xs, strconv.FormatFloat(lo+(hi-lo)*float64(i)/(mermaidPoints-1), 'f', -1, 64))
+	// The heading above holds the whole title; Mermaid cuts a long one
+	// at the chart's edge, so the chart keeps its first clause.
+	if short, _, ok := strings.Cut(title, ", "); ok && len(title) > mermaidTitle {
+		title = short
 	}
+	fmt.Fprintf(b, "    title %q\n", title)
 	fmt.Fprintf(b, "    x-axis %q [%s]\n", c.Data.Columns[0].Name, strings.Join(xs, ", "))
-	fmt.Fprintf(b, "    y-axis %q\n", c.YTitle)
-	var names []string
-	for j := 1; j < len(c.Data.Columns); j++ {
-		names = append(names, c.Data.Columns[j].Name)
-		y0, y1 := first[j].Float, last[j].Float
-		var ys []string
-		for i := range mermaidPoints {
-			t := float64(i) / (mermaidPoints - 1)
-			ys = append(ys, strconv.FormatFloat(math.Round((y0+(y1-y0)*t)*10)/10, 'f', -1, 64))
-		}
-		fmt.Fprintf(b, "    line [%s]\n", strings.Join(ys, ", "))
+	if capped {
+		fmt.Fprintf(b, "    y-axis %q 0 --> %s\n", c.YTitle, strconv.FormatFloat(scale.top, 'f', -1, 64))
+	} else {
+		fmt.Fprintf(b, "    y-axis %q\n", c.YTitle)
+	}
+	for _, l := range lines {
+		fmt.Fprintf(b, "    line [%s]\n", strings.Join(l.ys, ", "))
 	}
 	b.WriteString("```\n\n")
 	var legend []string
-	for j, name := range names {
-		entry := fmt.Sprintf("%s %s", colourName(palette[j]), name)
-		if name == c.Recommended {
+	for _, l := range lines {
+		entry := colourName(l.colour) + " " + l.name
+		if l.name == c.Recommended {
 			entry += " (recommended)"
 		}
 		legend = append(legend, entry)
 	}
-	fmt.Fprintf(b, "Legend: %s. %s\n", escapeMarkdown(strings.Join(legend, ", ")), escapeMarkdown(c.Note))
+	note := c.Note
+	if c.Data.Columns[0].Name != "failure probability" && len(xs) < len(c.Data.Rows) {
+		note += fmt.Sprintf(" Drawn at %d of its %d values of %s, evenly chosen; the workbook's charts sheet holds them all.",
+			len(xs), len(c.Data.Rows), c.Data.Columns[0].Name)
+	}
+	if capped {
+		note += " " + scale.note()
+		if len(above) > 0 {
+			note += " Not drawn, wholly above the chart: " + joinAnd(above) + "."
+		}
+		if len(above) < len(scale.cut) {
+			note += " A line cut by the top runs along it."
+		}
+	}
+	fmt.Fprintf(b, "Legend: %s. %s\n", escapeMarkdown(strings.Join(legend, ", ")), escapeMarkdown(strings.TrimSpace(note)))
+	if len(c.Marks) > 0 {
+		marks := make([]string, len(c.Marks))
+		for i, m := range c.Marks {
+			at := Probability.Format(m.X)
+			if m.Fraction != "" {
+				at = m.Fraction + " (" + at + ")"
+			}
+			marks[i] = fmt.Sprintf("p = %s: %s → %s, at an expected total of %s rows", at,
+				strings.TrimPrefix(m.From, "interval "), strings.TrimPrefix(m.To, "interval "), Total.Format(m.Y))
+		}
+		fmt.Fprintf(b, "\nBreak-even crossings, where the best interval changes (breakeven.csv): %s.\n", escapeMarkdown(strings.Join(marks, "; ")))
+	}
+}
+
+// mermaidSeries returns the x labels of a chart drawn in Mermaid and, per
+// label, the y value of each line. Mermaid spaces its x values evenly, so
+// an expected-total chart is drawn at mermaidPoints even probabilities over
+// its range, computed from its first and last rows (expected totals are
+// straight lines in the probability); any other chart at its rows, whose
+// x values a worker sweep doubles (1, 2, 4, … : a log axis) or steps by one.
+func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
+	rows := c.Data.Rows
+	if len(rows) < 2 {
+		return nil, nil
+	}
+	if c.Data.Columns[0].Name != "failure probability" {
+		// Mermaid draws every label: past mermaidLabels rows, evenly
+		// chosen ones, the first and last among them.
+		if n := len(rows); n > mermaidLabels {
+			var some [][]Value
+			for i := range mermaidLabels {
+				some = append(some, rows[i*(n-1)/(mermaidLabels-1)])
+			}
+			rows = some
+		}
+		for _, r := range rows {
+			xs = append(xs, string(appendStyled(nil, r[0], c.Data.Columns[0])))
+			var y []float64
+			for _, v := range r[1:] {
+				y = append(y, yValue(v))
+			}
+			ys = append(ys, y)
+		}
+		return xs, ys
+	}
+	first, last := rows[0], rows[len(rows)-1]
+	lo, hi := first[0].Float, last[0].Float
+	for i := range mermaidPoints {
+		t := float64(i) / (mermaidPoints - 1)
+		xs = append(xs, strconv.FormatFloat(lo+(hi-lo)*t, 'f', -1, 64))
+		var y []float64
+		for j := 1; j < len(first); j++ {
+			y = append(y, yValue(first[j])+(yValue(last[j])-yValue(first[j]))*t)
+		}
+		ys = append(ys, y)
+	}
+	return xs, ys
 }
 
 // colourNames names the palette's colours for a legend in words.

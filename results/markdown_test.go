@@ -8,6 +8,7 @@ import (
 
 	"ckptlab/internal/golden"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -68,11 +69,16 @@ func TestMarkdownSummary(t *testing.T) {
 		"**seed 20260218, subscribers 200, periods 12, state rows 200**\n\n| interval |", "| 6 | 0.6111 | 0.9167 | 11/18 | 11/12 |\n",
 		// the expected totals of the lesson's cost table, 0 and 1200.0 for none
 		// at probabilities 0 and 1, on an even grid
-		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #009E73, #56B4E9, #E69F00\"}}}}%%\nxychart-beta\n",
+		// interval 1, at 2400.0 everywhere, lies above the y axis's top
+		// and is not drawn; the note says so
+		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #009E73, #56B4E9\"}}}}%%\nxychart-beta\n",
 		`    x-axis "failure probability" [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]`,
+		"    y-axis \"expected total (rows)\" 0 --> 1500\n",
 		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
-		"    line [2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400, 2400]\n",
-		"Legend: black interval none, vermillion interval 6, pink interval 4 (recommended), green interval 3, sky blue interval 2, orange interval 1.",
+		"Legend: black interval none, vermillion interval 6, pink interval 4 (recommended), green interval 3, sky blue interval 2.",
+		"interval 1 reaches 2,400.0, off the chart. Not drawn, wholly above the chart: interval 1.",
+		// the break-even crossings of breakeven.csv, listed under the chart
+		"Break-even crossings, where the best interval changes (breakeven.csv): p = 11/18 (0.6111): none → 6, at an expected total of 733.3 rows; p = 11/12 (0.9167): 6 → 4, at an expected total of 900.0 rows.\n",
 		"### Decisions",
 	} {
 		if !strings.Contains(md, want) {
@@ -81,6 +87,37 @@ func TestMarkdownSummary(t *testing.T) {
 	}
 	if strings.Contains(md, "Cut to stay within") {
 		t.Error("the lesson's Markdown is cut")
+	}
+	if strings.Contains(md, "line [2400") {
+		t.Error("the Markdown draws interval 1, which lies wholly above its chart")
+	}
+}
+
+// TestMarkdownWorkersChart checks that a worker sweep's Markdown charts its
+// question: the most rows the busiest worker recomputes, against workers,
+// interval 4 (recommended) at the figures the headline states, 600 rows at
+// 1 worker down to 78 at 8, none cut by the y axis and named.
+func TestMarkdownWorkersChart(t *testing.T) {
+	e := experiment.Lesson("workers")
+	e.Workers = []int{1, 2, 4, 8}
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, evaluatedSet(t, e)); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"\n### Rows the busiest worker recomputes at most, over every failure, against workers\n",
+		"    title \"Rows the busiest worker recomputes at most\"\n",
+		"    x-axis \"workers\" [1, 2, 4, 8]\n",
+		"    y-axis \"most rows the busiest worker recomputes\" 0 --> 1000\n",
+		"    line [600, 300, 153, 78]\n",
+		"    line [1000, 1000, 561, 286]\n", // none, cut at the top
+		"pink interval 4 (recommended)",
+		"interval none reaches 2,200, off the chart.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
 	}
 }
 
@@ -172,5 +209,28 @@ func TestMarkdownHeadlineTitles(t *testing.T) {
 	want := "**x: seed 1, state rows 100**\n\n- best 4\n\n**seed 1, state rows 400**\n\n- best none\n"
 	if !strings.Contains(buf.String(), want) {
 		t.Errorf("the answers do not read\n%s\nin\n%s", want, buf.String())
+	}
+}
+
+// TestMarkdownWorkersChartThinned checks that a sweep of 32 worker counts
+// is drawn at 16 of them, the first and last among them, and says so.
+func TestMarkdownWorkersChartThinned(t *testing.T) {
+	e := experiment.Lesson("workers")
+	e.Workers = nil
+	for w := 1; w <= 32; w++ {
+		e.Workers = append(e.Workers, w)
+	}
+	var buf bytes.Buffer
+	if err := results.WriteMarkdown(&buf, evaluatedSet(t, e)); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		`    x-axis "workers" [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 32]`,
+		"Drawn at 16 of its 32 values of workers, evenly chosen",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
 	}
 }

@@ -13,6 +13,10 @@ var okabeIto = [...]string{"E69F00", "56B4E9", "009E73", "CC79A7", "0072B2", "D5
 // noneColour is the colour of none.
 const noneColour = "000000"
 
+// marksColour is the colour of a chart's marks, the break-even crossings:
+// a dark grey, apart from every line's colour, black none's included.
+const marksColour = "595959"
+
 // mutedWidth and emphasisWidth are a line's width in points: a muted
 // interval's, and the recommended interval's.
 const (

@@ -16,7 +16,12 @@ import (
 // lessonSet returns the set of the lesson's experiment.
 func lessonSet(t testing.TB) results.Set {
 	t.Helper()
-	e := experiment.Lesson("lesson")
+	return evaluatedSet(t, experiment.Lesson("lesson"))
+}
+
+// evaluatedSet returns the set of an experiment.
+func evaluatedSet(t testing.TB, e experiment.Experiment) results.Set {
+	t.Helper()
 	res, err := runner.Evaluate(context.Background(), &e, runner.Options{})
 	if err != nil {
 		t.Fatal(err)

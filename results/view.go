@@ -3,6 +3,7 @@ package results
 import (
 	"iter"
 	"slices"
+	"strings"
 )
 
 // A View is one of the lesson's own tables, as the lesson prints it: the
@@ -76,6 +77,37 @@ type Chart struct {
 	// ("interval 4"): its line is drawn wide, the others thin, each in its
 	// interval's colour (IntervalStyle). "" emphasises none.
 	Recommended string
+	// WholeRecommended scales the y axis to show the recommended line
+	// whole, not only the lower envelope (the best figure at each x): a
+	// chart of the figure the headline states of the recommended interval,
+	// whose lowest line may be another's zeros. An expected-total chart
+	// leaves it false: its recommended line is best at one probability and
+	// may climb far above the others at the rest.
+	WholeRecommended bool
+	// Marks are the points marked on the chart, each labelled: the
+	// break-even crossings, where the best line changes along the x axis.
+	Marks []Mark
+}
+
+// A Mark is a labelled point of a chart: a break-even crossing, at which
+// the best interval changes, on the lower envelope.
+type Mark struct {
+	X, Y float64
+	// Fraction is X as an exact fraction ("11/18"), or "".
+	Fraction string
+	// From and To name the lines best before and after X ("interval none",
+	// "interval 6").
+	From, To string
+}
+
+// Label is the mark's label on a chart: "p = 11/18: none → 6", the
+// probability as a decimal when its fraction is long.
+func (m Mark) Label() string {
+	x := m.Fraction
+	if x == "" || len(x) > len("11/18") {
+		x = Probability.Format(m.X) // 2200/3501 reads worse than 0.6284
+	}
+	return "p = " + x + ": " + strings.TrimPrefix(m.From, "interval ") + " → " + strings.TrimPrefix(m.To, "interval ")
 }
 
 // Numeric reports whether the chart's x values are numbers.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -32,10 +33,13 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	if err := b.newSheet(sheet); err != nil {
 		return err
 	}
-	data := make([]Block, len(charts))
+	var data []Block
 	cols := 0
-	for i, c := range charts {
-		data[i] = c.Data
+	for _, c := range charts {
+		data = append(data, c.Data)
+		if len(c.Marks) > 0 {
+			data = append(data, marksBlock(c))
+		}
 		cols = max(cols, len(c.Data.Columns))
 	}
 	widths := widthsOf(data)
@@ -69,15 +73,23 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	var anchored []anchoredChart
 	row := 1
 	for i, c := range charts {
-		if top, ok := yCap(c.Data); ok {
-			c.Note = strings.TrimSpace(c.Note + fmt.Sprintf(
-				" The y axis stops at %s, twice the highest point of the lowest line, so that the lines near it are told apart; lines above it run off the chart.", Total.Format(top)))
+		if s, ok := scaleY(c); ok {
+			c.Note = strings.TrimSpace(c.Note + " " + s.note())
+		}
+		if len(c.Marks) > 0 {
+			c.Note = strings.TrimSpace(c.Note + " " + marksNote)
 		}
 		lines := 0
 		if c.Note != "" {
 			lines = int(math.Ceil(float64(len(c.Note)) / noteChars))
 		}
-		height := 1 + lines + max(len(c.Data.Rows)+1, chartRows) + 1
+		tableRows := len(c.Data.Rows) + 1
+		marksTop := 0 // the header row of the table of marks
+		if len(c.Marks) > 0 {
+			marksTop = tableRows + 1
+			tableRows += 1 + len(c.Marks) + 1
+		}
+		height := 1 + lines + max(tableRows, chartRows) + 1
 		if pages.place(height) && i > 0 {
 			if err := sw.InsertPageBreak(cellName(1, row)); err != nil {
 				return err
@@ -102,8 +114,14 @@ func (b *workbook) writeCharts(charts []Chart) error {
 		if err := vs.table(row, blk); err != nil {
 			return fmt.Errorf("sheet %s: %w", sheet, err)
 		}
-		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row), cacheOf(c)})
-		row += max(len(c.Data.Rows)+1, chartRows) + 1
+		if marksTop > 0 {
+			marksTop += row
+			if err := vs.table(marksTop, marksBlock(c)); err != nil {
+				return fmt.Errorf("sheet %s: %w", sheet, err)
+			}
+		}
+		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row, marksTop), cacheOf(c)})
+		row += max(tableRows, chartRows) + 1
 	}
 	for _, c := range anchored {
 		if err := b.f.AddChart(sheet, c.cell, c.chart); err != nil {
@@ -122,39 +140,73 @@ type anchoredChart struct {
 }
 
 // cacheOf returns what a chart plots, for its part's caches: x values when
-// they are numbers, and a series per column after the first.
+// they are numbers, a series per column after the first, and the marks.
 func cacheOf(c Chart) chartCache {
-	number := func(v Value) float64 {
-		switch v.Kind {
-		case Int:
-			return float64(v.Int)
-		case Float:
-			return v.Float
-		}
-		return math.NaN()
-	}
 	var cc chartCache
+	cc.logX = logWorkers(c)
 	if c.Numeric() {
 		for _, r := range c.Data.Rows {
-			cc.xs = append(cc.xs, number(r[0]))
+			cc.xs = append(cc.xs, yValue(r[0]))
 		}
 	}
 	for j := 1; j < len(c.Data.Columns); j++ {
 		ys := make([]float64, len(c.Data.Rows))
 		for i, r := range c.Data.Rows {
-			ys[i] = number(r[j])
+			ys[i] = yValue(r[j])
+		}
+		cc.ys = append(cc.ys, ys)
+	}
+	if len(c.Marks) > 0 && c.Numeric() {
+		lo, hi, _ := xRange(c.Data)
+		var ys []float64
+		for _, m := range c.Marks {
+			at := "t"
+			switch t := (m.X - lo) / (hi - lo); {
+			case t < 0.25:
+				at = "r"
+			case t > 0.75:
+				at = "l"
+			}
+			cc.marks.xs = append(cc.marks.xs, m.X)
+			cc.marks.labels = append(cc.marks.labels, m.Label())
+			cc.marks.at = append(cc.marks.at, at)
+			ys = append(ys, m.Y)
 		}
 		cc.ys = append(cc.ys, ys)
 	}
 	return cc
 }
 
+// marksNote says what the marks of a chart are.
+const marksNote = "Diamonds mark the break-even crossings, where the best interval changes; the table under the figures lists them, as breakeven.csv does."
+
+// marksBlock returns the table of a chart's marks, written under its
+// figures: the x and y of each (the y titled as the chart's lines are
+// numbers) and its label.
+func marksBlock(c Chart) Block {
+	y := Column{Name: "expected total (rows)", Kind: Float, Decimals: 1}
+	if len(c.Data.Columns) > 1 {
+		y.Kind, y.Decimals, y.Quantity = c.Data.Columns[1].Kind, c.Data.Columns[1].Decimals, c.Data.Columns[1].Quantity
+	}
+	if y.Kind == Int {
+		y.Kind, y.Decimals = Float, 1 // a crossing may fall between whole rows
+	}
+	blk := Block{Columns: []Column{c.Data.Columns[0], y, {Name: marksName, Kind: Text}}}
+	for _, m := range c.Marks {
+		blk.Rows = append(blk.Rows, []Value{FloatValue(m.X), FloatValue(m.Y), TextValue(m.Label())})
+	}
+	return blk
+}
+
+// marksName names the series of a chart's marks, in its legend.
+const marksName = "break-even"
+
 // chartOf returns the chart of c, whose table has its header on row top
 // of the sheet: a scatter chart when the x values are numbers (so that
 // they are spaced as numbers), a line chart over categories otherwise; a
 // line per column after the first, named by its header; titled axes and
 // labels in black.
-func chartOf(sheet string, c Chart, top int) *excelize.Chart {
+func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 	n := len(c.Data.Rows)
 	column := func(col int) string {
 		name := columnName(col)
@@ -173,7 +225,8 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 		Title:     text(title, 11, true),
 		Legend:    excelize.ChartLegend{Position: "right", Font: &label},
 		XAxis:     excelize.ChartAxis{Title: text(c.Data.Columns[0].Name, 9, false), Font: label},
-		YAxis:     excelize.ChartAxis{Title: text(c.YTitle, 9, false), Font: label, MajorGridLines: true},
+		YAxis: excelize.ChartAxis{Title: text(c.YTitle, 9, false), Font: label, MajorGridLines: true,
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"}}, // rows, thousands separated
 	}
 	if c.Numeric() {
 		chart.Type = excelize.Scatter
@@ -181,14 +234,21 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 			chart.XAxis.Minimum, chart.XAxis.Maximum = &lo, &hi
 		}
 	}
-	if top, ok := yCap(c.Data); ok {
-		chart.YAxis.Maximum = &top
+	if s, ok := scaleY(c); ok {
+		zero := 0.0
+		chart.YAxis.Maximum, chart.YAxis.Minimum = &s.top, &zero
 	}
-	if c.Data.Columns[0].Name == "workers" && hiX(c.Data) > 16 {
-		chart.XAxis.LogBase = 2 // a sweep to many workers, spaced by doubling
-	}
-	if !c.Numeric() && n > maxXLabels {
-		chart.XAxis.TickLabelSkip = (n + maxXLabels - 1) / maxXLabels
+	if !c.Numeric() {
+		if n > maxXLabels {
+			chart.XAxis.TickLabelSkip = (n + maxXLabels - 1) / maxXLabels
+		}
+		// Labels that do not fit side by side are turned, so that
+		// LibreOffice does not break each into a column of characters
+		// (it ignores the skip when it breaks them), and it and Excel leave
+		// out those that would still overlap.
+		if shown := min(n, maxXLabels); shown*maxLabelChars(c.Data) > xLabelChars {
+			chart.XAxis.Alignment.TextRotation = -45
+		}
 	}
 	for j := 1; j < len(c.Data.Columns); j++ {
 		name := c.Data.Columns[j].Name
@@ -212,40 +272,54 @@ func chartOf(sheet string, c Chart, top int) *excelize.Chart {
 			Line:       line,
 		})
 	}
+	if marksTop > 0 && c.Numeric() {
+		chart.Series = append(chart.Series, marksSeries(sheet, marksTop, len(c.Marks)))
+	}
 	return chart
+}
+
+// marksSeries returns the series of a chart's marks, whose table has its
+// header on row top: points without a line, dark diamonds, each labelled
+// in the chart's part (labelMarks).
+func marksSeries(sheet string, top, n int) excelize.ChartSeries {
+	column := func(col string) string {
+		return fmt.Sprintf("'%s'!$%s$%d:$%s$%d", sheet, col, top+1, col, top+n)
+	}
+	fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{marksColour}}
+	return excelize.ChartSeries{
+		Name:       fmt.Sprintf("'%s'!$C$%d", sheet, top),
+		Categories: column("A"),
+		Values:     column("B"),
+		Fill:       fill,
+		Line:       excelize.LineOptions{Type: excelize.LineNone},
+		Marker:     excelize.ChartMarker{Symbol: "diamond", Size: 9, Fill: fill},
+	}
 }
 
 // maxXLabels is the most labels a chart's category axis shows; past it,
 // labels are skipped evenly so that they do not overlap.
 const maxXLabels = 16
 
-// hiX returns the greatest x value of a chart's figures.
-func hiX(b Block) float64 {
-	_, hi, _ := xRange(b)
-	return hi
+// xLabelChars is about how many characters of 9-point labels fit side by
+// side under a chart's plot area.
+const xLabelChars = 60
+
+// maxLabelChars returns the length of the longest x label of a chart's
+// figures.
+func maxLabelChars(b Block) int {
+	n := 0
+	for _, r := range b.Rows {
+		n = max(n, utf8.RuneCountInString(r[0].String()))
+	}
+	return n
 }
 
-// yCap returns the top of the y axis when a few lines reach far above the
-// lowest line, so far that they would squash the others flat: twice the
-// highest point of the lower envelope, rounded up to a round number.
-func yCap(b Block) (float64, bool) {
-	var envelope, highest float64
-	for _, r := range b.Rows {
-		lowest := math.Inf(1)
-		for _, v := range r[1:] {
-			y := v.Float
-			if v.Kind == Int {
-				y = float64(v.Int)
-			}
-			lowest, highest = min(lowest, y), max(highest, y)
-		}
-		envelope = max(envelope, lowest)
-	}
-	if envelope <= 0 || highest <= 3*envelope {
-		return 0, false
-	}
-	unit := math.Pow(10, math.Floor(math.Log10(2*envelope)))
-	return math.Ceil(2*envelope/unit) * unit, true
+// logWorkers reports whether a chart's x axis is spaced by doubling: a
+// sweep to more than 16 workers, whose small counts would crowd the left
+// edge of an even axis.
+func logWorkers(c Chart) bool {
+	lo, hi, ok := xRange(c.Data)
+	return ok && c.Numeric() && c.Data.Columns[0].Name == "workers" && hi > 16 && lo > 0
 }
 
 // xRange returns the least and greatest x value of a chart's figures, so

@@ -3,6 +3,7 @@ package results
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"regexp"
@@ -34,6 +35,18 @@ type chartCache struct {
 	// whose columns are intervals colours each by its interval, which
 	// excelize writes for pie charts only.
 	points []string
+	// logX, when set, spaces a scatter chart's x axis by doubling, which
+	// excelize writes for the y axis only.
+	logX bool
+	// marks, when set, are the x values and labels of the last series,
+	// the chart's marks: points of their own x values, each labelled.
+	marks struct {
+		xs     []float64
+		labels []string
+		// at are the labels' positions: "r", "t" or "l" of the point, so
+		// that a label near either end stays inside the plot area.
+		at []string
+	}
 }
 
 // chartPart names the part of the i-th chart added to the workbook, from 0.
@@ -221,13 +234,22 @@ var (
 func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 	var err error
 	if c.xs != nil {
+		n := len(xValRef.FindAllIndex(chart, -1))
+		series := 0
 		chart = xValRef.ReplaceAllFunc(chart, func(m []byte) []byte {
 			f := xValRef.FindSubmatch(m)[1]
+			series++
+			if c.marks.xs != nil && series == n {
+				return []byte(markLabels(c.marks.labels, c.marks.at) + "<xVal>" + numRef(string(f), c.marks.xs) + "</xVal>")
+			}
 			return []byte("<xVal>" + numRef(string(f), c.xs) + "</xVal>")
 		})
 	}
 	if c.points != nil {
 		chart = colourPoints(chart, c.points)
+	}
+	if c.logX {
+		chart = logXAxis(chart)
 	}
 	series := 0
 	chart = emptyVals.ReplaceAllFunc(chart, func(m []byte) []byte {
@@ -241,6 +263,47 @@ func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 		return []byte("<" + string(sm[1]) + ">" + numRef(string(sm[2]), ys) + "</" + string(sm[1]) + ">")
 	})
 	return chart, err
+}
+
+// markLabels writes the data labels of a chart's marks, a label of its
+// own text above each point, where the schema puts a scatter series'
+// labels: before its x values. excelize writes no labels of one series
+// of a scatter chart.
+func markLabels(labels, at []string) string {
+	const show = `<showLegendKey val="0"/><showVal val="1"/><showCatName val="0"/><showSerName val="0"/><showPercent val="0"/><showBubbleSize val="0"/>`
+	// A white ground, so that a label reads over the lines that cross at
+	// its point.
+	const labelFill = `<spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill></spPr>`
+	const font = `<a:rPr lang="en-US" sz="800" b="0"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:rPr>`
+	var b strings.Builder
+	b.WriteString("<dLbls>")
+	for i, l := range labels {
+		var text strings.Builder
+		xml.EscapeText(&text, []byte(l))
+		fmt.Fprintf(&b, `<dLbl><idx val="%d"/><tx><rich><a:bodyPr/><a:p><a:r>%s<a:t>%s</a:t></a:r></a:p></rich></tx>%s<dLblPos val="%s"/>%s</dLbl>`,
+			i, font, text.String(), labelFill, at[i], show)
+	}
+	b.WriteString(`<txPr><a:bodyPr/><a:p><a:pPr><a:defRPr sz="800"/></a:pPr><a:endParaRPr lang="en-US"/></a:p></txPr><dLblPos val="t"/>` + show + "</dLbls>")
+	return b.String()
+}
+
+// xAxisScaling is the start of the scaling of a scatter chart's x axis, the
+// first value axis excelize writes.
+const xAxisScaling = `<valAx><axId val="100000000"></axId><scaling>`
+
+// logXAxis gives a scatter chart's x axis a logarithmic scale of base 2,
+// where the schema puts it: first in the axis's scaling.
+func logXAxis(chart []byte) []byte {
+	i := bytes.Index(chart, []byte(xAxisScaling))
+	if i < 0 {
+		return chart
+	}
+	i += len(xAxisScaling)
+	const logBase = `<logBase val="2"/>`
+	out := make([]byte, 0, len(chart)+len(logBase))
+	out = append(out, chart[:i]...)
+	out = append(out, logBase...)
+	return append(out, chart[i:]...)
 }
 
 // invertIfNegative is where a column series' data points go: after its

@@ -3,12 +3,15 @@ package results_test
 import (
 	"archive/zip"
 	"bytes"
+	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -129,6 +132,127 @@ func TestXLSXWhatIfChartColoursByInterval(t *testing.T) {
 		want, _, _ := results.IntervalStyle(name)
 		if points[i][1] != strconv.Itoa(i) || points[i][2] != want {
 			t.Errorf("column %s of interval %s is drawn %s, want column %d in %s", points[i][1], name, points[i][2], i, want)
+		}
+	}
+}
+
+// TestXLSXChartAxisAndMarks checks the lesson's expected-total chart: its y
+// axis stops above the lower envelope and below interval 1's 2,400, the
+// sheet's note naming the line it cuts; its last series marks the
+// break-even crossings at the probabilities breakeven.csv gives, each
+// labelled with the intervals it changes between.
+func TestXLSXChartAxisAndMarks(t *testing.T) {
+	set := lessonSet(t)
+	data := workbookBytes(t, set, 0)
+	x := zipEntry(t, data, "xl/charts/chart2.xml")
+
+	// The y axis, the second value axis: 0 to 1,500.
+	yAxis := regexp.MustCompile(`<valAx><axId val="100000001"></axId><scaling><orientation val="minMax"></orientation><max val="([0-9.]+)"></max><min val="0"></min>`).FindStringSubmatch(x)
+	if yAxis == nil {
+		t.Fatal("the y axis has no maximum and minimum 0")
+	}
+	top, _ := strconv.ParseFloat(yAxis[1], 64)
+	var envelope, highest float64
+	for _, r := range set.Charts[0].Data.Rows {
+		lowest := r[1].Float
+		for _, v := range r[1:] {
+			lowest, highest = min(lowest, v.Float), max(highest, v.Float)
+		}
+		envelope = max(envelope, lowest)
+	}
+	if top != 1500 || top <= envelope || top >= highest {
+		t.Errorf("the y axis stops at %v; want 1500, above the envelope's %v and below the highest line's %v", top, envelope, highest)
+	}
+	f := openWorkbook(t, data)
+	rows, err := f.GetRows("charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note := rows[1][0]; !strings.Contains(note, "The y axis stops at 1,500") || !strings.Contains(note, "interval 1 reaches 2,400.0, off the chart") {
+		t.Errorf("the chart's note %q does not say where the axis stops and which line it cuts", note)
+	}
+
+	// The break-even crossings: the start of every piece but the first.
+	var want []float64
+	prob := slices.Index(set.Breakeven.Header(), "from_probability")
+	for r := range set.Breakeven.Rows {
+		if p := r[prob].Float; p > 0 {
+			want = append(want, p)
+		}
+	}
+	sers := regexp.MustCompile(`(?s)<ser>.*?</ser>`).FindAllString(x, -1)
+	marks := sers[len(sers)-1]
+	name := regexp.MustCompile(`<tx><strRef><f>'charts'!\$([A-Z]+)\$(\d+)</f>`).FindStringSubmatch(strings.ReplaceAll(marks, "&#39;", "'"))
+	if name == nil {
+		t.Fatalf("the last series has no name cell: %s", marks)
+	}
+	if v, _ := f.GetCellValue("charts", name[1]+name[2]); v != "break-even" {
+		t.Errorf("the last series is named %q, want break-even", v)
+	}
+	xval := regexp.MustCompile(`<xVal>.*?</xVal>`).FindString(marks)
+	var got []float64
+	for _, m := range regexp.MustCompile(`<v>([^<]+)</v>`).FindAllStringSubmatch(xval, -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		got = append(got, v)
+	}
+	if len(got) != len(want) || len(want) != 2 {
+		t.Fatalf("break-even marks at %v, breakeven.csv's crossings at %v (want 2)", got, want)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("break-even mark %d at %v, breakeven.csv's at %v", i, got[i], want[i])
+		}
+	}
+	for _, label := range []string{"<a:t>p = 11/18: none → 6</a:t>", "<a:t>p = 11/12: 6 → 4</a:t>"} {
+		if !strings.Contains(marks, label) {
+			t.Errorf("the break-even marks lack the label %s", label)
+		}
+	}
+	if !strings.Contains(marks, `<spPr><a:ln><a:noFill></a:noFill></a:ln></spPr><marker><symbol val="diamond">`) {
+		t.Error("the break-even marks are joined by a line")
+	}
+}
+
+// TestXLSXWorkersLogAxis checks that a sweep to more than 16 workers
+// spaces its workers chart's x axis by doubling, and one to 8 does not.
+func TestXLSXWorkersLogAxis(t *testing.T) {
+	for _, tc := range []struct {
+		workers []int
+		log     bool
+	}{{[]int{1, 2, 4, 8, 16, 32}, true}, {[]int{1, 2, 4, 8}, false}} {
+		e := experiment.Lesson("workers")
+		e.Workers = tc.workers
+		data := workbookBytes(t, evaluatedSet(t, e), 0)
+		x := zipEntry(t, data, "xl/charts/chart4.xml") // what-if, expected total, saw-tooth, workers
+		if !strings.Contains(x, "against workers") {
+			t.Fatal("chart4.xml is not the workers chart")
+		}
+		if got := strings.Contains(x, `<valAx><axId val="100000000"></axId><scaling><logBase val="2"/>`); got != tc.log {
+			t.Errorf("workers %v: the x axis is logarithmic %v, want %v", tc.workers, got, tc.log)
+		}
+	}
+}
+
+// TestXLSXCategoryLabelsFit checks that a line chart's x labels that do
+// not fit side by side are turned, and past 16 skipped evenly: the
+// lesson's saw-tooth has 11 labels of 7 characters (turned, none
+// skipped); a 60-period stream's has 59 (turned, every 4th shown).
+func TestXLSXCategoryLabelsFit(t *testing.T) {
+	long := experiment.Lesson("long")
+	long.Periods = []int{60}
+	for _, tc := range []struct {
+		name string
+		set  results.Set
+		skip string // "" for none
+	}{{"lesson", lessonSet(t), ""}, {"60 periods", evaluatedSet(t, long), "4"}} {
+		x := zipEntry(t, workbookBytes(t, tc.set, 0), "xl/charts/chart3.xml")
+		ax := regexp.MustCompile(`<catAx>.*</catAx>`).FindString(x)
+		if !strings.Contains(ax, `<txPr><a:bodyPr anchor="ctr" anchorCtr="true" rot="-2700000"`) {
+			t.Errorf("%s: the saw-tooth's x labels are not turned", tc.name)
+		}
+		skip := regexp.MustCompile(`<tickLblSkip val="(\d+)">`).FindStringSubmatch(ax)
+		if (skip == nil) != (tc.skip == "") || (skip != nil && skip[1] != tc.skip) {
+			t.Errorf("%s: x labels skipped %v, want %q", tc.name, skip, tc.skip)
 		}
 	}
 }

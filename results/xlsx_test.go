@@ -317,11 +317,11 @@ func TestXLSXCharts(t *testing.T) {
 	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart2.xml")), &chart); err != nil {
 		t.Fatal(err)
 	}
-	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 6 {
-		t.Fatalf("chart 1 is %+v, want a scatter chart of 6 lines", chart)
+	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 7 {
+		t.Fatalf("chart 1 is %+v, want a scatter chart of 6 lines and the break-even marks", chart)
 	}
 	var names []string
-	for _, s := range chart.Scatter[0].Series {
+	for _, s := range chart.Scatter[0].Series[:6] {
 		cell := strings.TrimPrefix(s.Name, "'charts'!")
 		name, err := f.GetCellValue("charts", strings.ReplaceAll(cell, "$", ""))
 		if err != nil {

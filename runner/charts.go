@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
 )
@@ -82,14 +83,14 @@ func (r *Result) Charts() []results.Chart {
 }
 
 // expectedChart plots E_k(p) against p on [0, 1] for representative
-// intervals: those best at some plotted probability first.
+// intervals: those of the lower envelope first (the best at some
+// probability), its break-even crossings marked.
 func expectedChart(title string, costs []model.Cost, stateRows int, probabilities []float64) results.Chart {
 	xs := chartProbabilities(probabilities)
+	pieces := envelope(costs, nil, stateRows)
 	var best []int
-	for _, p := range xs {
-		if b := bestLeft(costs, nil, p, stateRows); !slices.Contains(best, b) {
-			best = append(best, b)
-		}
+	for _, pc := range pieces {
+		best = append(best, pc.Line)
 	}
 	rec := bestLeft(costs, nil, probabilities[0], stateRows)
 	shown := representatives(len(costs), append([]int{rec}, best...))
@@ -97,6 +98,7 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 		Data:        results.Block{Title: "Expected total against failure probability: " + title},
 		YTitle:      "expected total (rows)",
 		Recommended: "interval " + costs[rec].Interval.String(),
+		Marks:       breakevenMarks(costs, pieces, stateRows),
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure probability", Kind: results.Float, Decimals: -1})
 	for _, i := range shown {
@@ -113,7 +115,26 @@ func expectedChart(title string, costs []model.Cost, stateRows int, probabilitie
 	if len(shown) < len(costs) {
 		c.Note += " " + shownNote(costs, shown, "the intervals best at some probability, then others spread evenly")
 	}
-	return c
+	return mergeIdentical(c)
+}
+
+// breakevenMarks returns the crossings of an envelope, as breakeven.csv
+// gives them: at each probability where one piece ends and the next
+// begins, the interval best before and after it, at the expected total
+// they share there.
+func breakevenMarks(costs []model.Cost, pieces []decide.Piece, stateRows int) []results.Mark {
+	var marks []results.Mark
+	for i := 1; i < len(pieces); i++ {
+		p := decide.Probability(pieces[i].From)
+		marks = append(marks, results.Mark{
+			X:        p,
+			Y:        expectedTotal(costs[pieces[i].Line], p, stateRows),
+			Fraction: decide.Fraction(pieces[i].From),
+			From:     "interval " + costs[pieces[i-1].Line].Interval.String(),
+			To:       "interval " + costs[pieces[i].Line].Interval.String(),
+		})
+	}
+	return marks
 }
 
 // chartProbabilities returns the x values of the expected-total chart: 0,
@@ -141,6 +162,9 @@ func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval, 
 		Data:        results.Block{Title: "Rows recomputed against the failure period: " + title},
 		YTitle:      "rows recomputed",
 		Recommended: "interval " + rec.String(),
+		// The saw-tooth of the recommended interval is what the chart
+		// shows; interval 1's zeros are not what it competes with.
+		WholeRecommended: true,
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure period", Kind: results.Text})
 	for _, i := range shown {
@@ -172,6 +196,8 @@ func workersChart(title string, sr *SourceResult, parts []*PartResult, rec model
 		Data:        results.Block{Title: "Rows the busiest worker recomputes at most, over every failure, against workers: " + title},
 		YTitle:      "most rows the busiest worker recomputes",
 		Recommended: "interval " + costs[ri].Interval.String(),
+		// The headline states this figure of the recommended interval.
+		WholeRecommended: true,
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "workers", Kind: results.Int})
 	for _, i := range shown {

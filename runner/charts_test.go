@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,6 +126,93 @@ func TestRepresentatives(t *testing.T) {
 		got := representatives(tt.n, tt.first)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("representatives(%d, %v) = %v, want %v", tt.n, tt.first, got, tt.want)
+		}
+	}
+}
+
+// TestChartMarksAreTheBreakevens checks, on every experiment of
+// experiments/, that each expected-total chart marks the crossings of the
+// envelope breakeven.csv gives for it: the start of each piece but the
+// first, the charts in the order of the table's envelopes.
+func TestChartMarksAreTheBreakevens(t *testing.T) {
+	paths, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no experiments found: %v", err)
+	}
+	marked := 0
+	for _, path := range paths {
+		e, err := experiment.Load(path, experiment.Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := evaluate(t, *e)
+		// The crossings of each envelope of breakeven.csv: a new envelope
+		// starts at probability 0.
+		table := res.BreakevenTable()
+		from := slices.Index(table.Header(), "from_probability")
+		var envelopes [][]float64
+		for r := range table.Rows {
+			if p := r[from].Float; p == 0 {
+				envelopes = append(envelopes, []float64{})
+			} else {
+				envelopes[len(envelopes)-1] = append(envelopes[len(envelopes)-1], p)
+			}
+		}
+		next := 0
+		for _, c := range res.Charts() {
+			if c.Data.Columns[0].Name != "failure probability" {
+				if len(c.Marks) > 0 {
+					t.Errorf("%s: %q marks break-evens", e.Name, c.Data.Title)
+				}
+				continue
+			}
+			var xs []float64
+			for _, m := range c.Marks {
+				xs = append(xs, m.X)
+				if m.From == m.To || !strings.HasPrefix(m.From, "interval ") {
+					t.Errorf("%s: mark %+v does not name the intervals it changes between", e.Name, m)
+				}
+			}
+			marked += len(xs)
+			j := slices.IndexFunc(envelopes[next:], func(env []float64) bool { return slices.Equal(env, xs) })
+			if j < 0 {
+				t.Errorf("%s: %q marks %v, not the crossings of an envelope of breakeven.csv from the %d-th on: %v", e.Name, c.Data.Title, xs, next, envelopes)
+				continue
+			}
+			next += j
+		}
+	}
+	if marked == 0 {
+		t.Error("no chart marks a break-even")
+	}
+}
+
+// TestShippedChartsDrawDistinctLines checks every chart of every
+// experiment of experiments/: no two lines are the same figures (one would
+// hide the other; they are drawn once and named together), and the
+// recommended interval is among the lines.
+func TestShippedChartsDrawDistinctLines(t *testing.T) {
+	paths, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no experiments found: %v", err)
+	}
+	for _, path := range paths {
+		e, err := experiment.Load(path, experiment.Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range evaluate(t, *e).Charts() {
+			cols := c.Data.Columns
+			if !slices.ContainsFunc(cols[1:], func(col results.Column) bool { return col.Name == c.Recommended }) {
+				t.Errorf("%s: %q does not draw the recommended %s", e.Name, c.Data.Title, c.Recommended)
+			}
+			for a := 1; a < len(cols); a++ {
+				for b := a + 1; b < len(cols); b++ {
+					if !slices.ContainsFunc(c.Data.Rows, func(r []results.Value) bool { return r[a] != r[b] }) {
+						t.Errorf("%s: %q draws %s and %s, the same figures, as two lines", e.Name, c.Data.Title, cols[a].Name, cols[b].Name)
+					}
+				}
+			}
 		}
 	}
 }

@@ -180,24 +180,32 @@ type breakeven struct {
 // The envelope is over the intervals with a point left at the state size.
 func (r *Result) breakevens(yield func(b *breakeven) bool) {
 	for g := range r.envelopeGroups {
-		sr, stateRows, left := g.sr, g.stateRows, g.left
-		costs := sr.Parts[0].Costs
-		var lines []decide.Line
-		var index []int // of each line, in the source's intervals
-		for i, c := range costs {
-			if left[i] {
-				lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
-				index = append(index, i)
-			}
-		}
-		pieces := decide.Envelope(lines, costs[0].Weight)
-		for i := range pieces {
-			pieces[i].Line = index[pieces[i].Line]
-		}
-		if !yield(&breakeven{sr, stateRows, pieces}) {
+		if !yield(&breakeven{g.sr, g.stateRows, envelope(g.sr.Parts[0].Costs, g.left, g.stateRows)}) {
 			return
 		}
 	}
+}
+
+// envelope returns the lower envelope of the expected totals of the costs
+// left at a state size, each piece's Line an index of costs: breakeven.csv
+// and the break-even marks of the charts read it.
+func envelope(costs []model.Cost, left []bool, stateRows int) []decide.Piece {
+	var lines []decide.Line
+	var index []int // of each line, in costs
+	for i, c := range costs {
+		if left == nil || left[i] {
+			lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
+			index = append(index, i)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	pieces := decide.Envelope(lines, costs[0].Weight)
+	for i := range pieces {
+		pieces[i].Line = index[pieces[i].Line]
+	}
+	return pieces
 }
 
 // envelopeGroup is a source and state rows with an envelope in

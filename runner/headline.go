@@ -33,26 +33,46 @@ func (r *Result) Headline() []string {
 	return out
 }
 
-// block is a part of the headline: its lines in full, and the one line they
-// fold into when the headline has no room for them all.
+// block is a part of the headline: its lines in full, and the fewer lines
+// they fold into, one fold after another, when the headline has no room
+// for them all.
 type block struct {
-	lines  []string
-	folded string
-	order  int // blocks of a lower order fold first; 0 never folds
+	lines []string
+	folds [][]string // at most maxFolds
+	order int        // blocks of a lower order fold first; 0 never folds
+}
+
+// foldAfter returns lines folded after the first: the first as it is, the
+// others joined into one detail line below it, so that a folded block
+// still leads with a short line.
+func foldAfter(lines []string) []string {
+	if len(lines) <= 2 {
+		return lines
+	}
+	rest := make([]string, len(lines)-1)
+	for i, l := range lines[1:] {
+		rest[i] = strings.TrimPrefix(l, "  ")
+	}
+	return []string{lines[0], "  " + strings.Join(rest, "; ")}
 }
 
 // fit folds blocks, lower orders first and the last of an order first,
-// until their lines fit in room; ok is false if they cannot.
+// each fold of a block shorter than the one before, until their lines fit
+// in room; ok is false if they cannot.
 func fit(blocks []block, room int) (lines []string, ok bool) {
 	n := 0
 	for _, b := range blocks {
 		n += len(b.lines)
 	}
 	for order := 1; n > room && order <= 3; order++ {
-		for i := len(blocks) - 1; i >= 0 && n > room; i-- {
-			if b := &blocks[i]; b.order == order && len(b.lines) > 1 {
-				n -= len(b.lines) - 1
-				b.lines = []string{b.folded}
+		for stage := 0; n > room && stage < maxFolds; stage++ {
+			for i := len(blocks) - 1; i >= 0 && n > room; i-- {
+				b := &blocks[i]
+				if b.order != order || stage >= len(b.folds) || len(b.folds[stage]) >= len(b.lines) {
+					continue
+				}
+				n -= len(b.lines) - len(b.folds[stage])
+				b.lines = b.folds[stage]
 			}
 		}
 	}
@@ -61,6 +81,9 @@ func fit(blocks []block, room int) (lines []string, ok bool) {
 	}
 	return lines, n <= room
 }
+
+// maxFolds is the most folds a block has.
+const maxFolds = 2
 
 // headline holds, for a small grid, its few envelopes and decisions; a
 // large grid's decisions are counted as they stream by, so the headline's
@@ -140,8 +163,9 @@ func (r *Result) summary(ngroups int) []string {
 		}
 	}
 	tail := tailName(r.Exp.RiskLevel)
+	c := func(n int) string { return results.Count.FormatInt(int64(n)) }
 	stats := []string{
-		fmt.Sprintf("the worst case picks what the expected cost picks in %d of %d decisions; the %s in %d", sameWorst, n, tail, sameTail),
+		fmt.Sprintf("the worst case picks what the expected cost picks in %s of %s decisions; the %s in %s", c(sameWorst), c(n), tail, c(sameTail)),
 		fmt.Sprintf("picked most often: by expected cost %s; by the worst case %s; by the %s %s", picks[0], picks[1], tail, picks[2]),
 	}
 	if gain == nil {
@@ -149,17 +173,19 @@ func (r *Result) summary(ngroups int) []string {
 	} else {
 		ks := gain.sr.Intervals
 		stats = append(stats,
-			fmt.Sprintf("an interval not declared beats every declared one in %d of %d decisions; the most at %s, failure probability %s:",
-				beaten, n, groupTitle(gain.sr, gain.stateRows), probText(gain.prob)),
+			fmt.Sprintf("an interval not declared beats every declared one in %s of %s decisions; the most at %s, failure probability %s:",
+				c(beaten), c(n), groupTitle(gain.sr, gain.stateRows), probText(gain.prob)),
 			fmt.Sprintf("  checkpointing %s costs %s rows against %s for %s",
 				everyShort(gain.optimal), total(gain.optimalTotal), total(gain.bestTotal), everyShort(ks[gain.best])))
 	}
 	if schedGain != nil {
-		stats = append(stats, fmt.Sprintf("a schedule beats every interval in %d of %d decisions; the most at %s, failure probability %s: %s",
-			scheduled, n, groupTitle(schedGain.sr, schedGain.stateRows), probText(schedGain.prob), scheduleText(schedGain)))
+		stats = append(stats,
+			fmt.Sprintf("a schedule beats every interval in %s of %s decisions; the most at %s, failure probability %s:",
+				c(scheduled), c(n), groupTitle(schedGain.sr, schedGain.stateRows), probText(schedGain.prob)),
+			"  "+scheduleText(schedGain)+", "+scheduleGain(schedGain))
 	}
-	head := fmt.Sprintf("%s (sources × state rows × probabilities) in decisions.csv; the least expected cost in rows, by failure probability p (%s in breakeven.csv):",
-		countNoun(int64(n), "decision"), countNoun(int64(ngroups), "envelope"))
+	head := fmt.Sprintf("%s; the cheapest interval by failure probability p (%s in breakeven.csv):",
+		countOf(n, "decision"), countOf(ngroups, "envelope"))
 	out := append([]string{head}, r.envelopeLines(maxHeadline-1-len(stats))...)
 	return append(out, stats...)
 }
@@ -178,40 +204,35 @@ const maxPiecesFolded = 8
 // there is room, one line when not. It keeps at most room envelopes in
 // memory, whatever their number.
 func (r *Result) envelopeLines(room int) []string {
-	type alike struct {
-		title  string
-		pieces []string
-		n      int
-	}
-	var lines []alike
+	var lines []*alikeGroups
 	other := 0
 	for b := range r.breakevens {
 		pieces := pieceChain(b)
-		if i := slices.IndexFunc(lines, func(l alike) bool { return slices.Equal(l.pieces, pieces) }); i >= 0 {
-			lines[i].n++
+		if i := slices.IndexFunc(lines, func(l *alikeGroups) bool { return slices.Equal(l.pieces, pieces) }); i >= 0 {
+			lines[i].add(b.sr, b.stateRows)
 		} else if len(lines) < room-1 {
-			lines = append(lines, alike{groupTitle(b.sr, b.stateRows), pieces, 1})
+			l := &alikeGroups{pieces: pieces}
+			l.add(b.sr, b.stateRows)
+			lines = append(lines, l)
 		} else {
 			other++
 		}
 	}
 	var blocks []block
 	for _, l := range lines {
-		title := l.title
-		if l.n > 1 {
-			title += fmt.Sprintf(" and %d more alike", l.n-1)
-		}
+		title := l.title()
 		b := block{lines: []string{title + ":"}, order: 1}
 		for chunk := range slices.Chunk(l.pieces, piecesPerLine) {
 			b.lines = append(b.lines, "  "+strings.Join(chunk, ", "))
 		}
 		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
-		b.folded = title + ": " + strings.Join(shown, ", ")
+		folded := title + ": " + strings.Join(shown, ", ")
 		if more := len(l.pieces) - len(shown); more > 0 {
-			b.folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, words.Plural(more, "piece", "pieces"))
+			folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, words.Plural(more, "piece", "pieces"))
 		}
+		b.folds = [][]string{{folded}}
 		if len(b.lines) == 2 {
-			b.lines = []string{b.folded}
+			b.lines = b.folds[0]
 		}
 		blocks = append(blocks, b)
 	}
@@ -220,6 +241,62 @@ func (r *Result) envelopeLines(room int) []string {
 	}
 	out, _ := fit(blocks, room)
 	return out
+}
+
+// alikeGroups are the sources and state sizes whose envelopes read alike,
+// held as the range of each of their axes: as few values as one group's,
+// whatever their number.
+type alikeGroups struct {
+	pieces []string
+	n      int
+	// the least and greatest seed, subscribers, periods and state rows
+	lo, hi [4]int64
+}
+
+func (a *alikeGroups) add(sr *SourceResult, stateRows int) {
+	s := sr.Source
+	v := [4]int64{int64(s.Seed), int64(s.Subscribers), int64(s.Periods), int64(stateRows)}
+	if a.n == 0 {
+		a.lo, a.hi = v, v
+	}
+	for i := range v {
+		a.lo[i], a.hi[i] = min(a.lo[i], v[i]), max(a.hi[i], v[i])
+	}
+	a.n++
+}
+
+// title names the groups as groupTitle does one, each axis that differs
+// among them as its range, and then how many they are: "seed 1, 200
+// subscribers, 12 periods, a checkpoint writes 100 to 1,000 rows (10 state
+// sizes alike)".
+func (a *alikeGroups) title() string {
+	span := func(i int, one, many string) string {
+		if a.lo[i] == a.hi[i] {
+			return fmt.Sprintf(one, results.Count.FormatInt(a.lo[i]))
+		}
+		return fmt.Sprintf(many, results.Count.FormatInt(a.lo[i]), results.Count.FormatInt(a.hi[i]))
+	}
+	seed := "seed " + strconv.FormatInt(a.lo[0], 10)
+	if a.lo[0] != a.hi[0] {
+		seed = fmt.Sprintf("seeds %d to %d", a.lo[0], a.hi[0])
+	}
+	title := seed + ", " + span(1, "%s subscribers", "%s to %s subscribers") + ", " + span(2, "%s periods", "%s to %s periods") +
+		", " + span(3, "a checkpoint writes %s rows", "a checkpoint writes %s to %s rows")
+	if a.n == 1 {
+		return title
+	}
+	var what string
+	switch {
+	case a.lo[0] != a.hi[0] && a.lo[1] == a.hi[1] && a.lo[2] == a.hi[2] && a.lo[3] == a.hi[3]:
+		what = "seeds"
+	case a.lo[1] == a.hi[1] && a.lo[2] == a.hi[2] && a.lo[0] == a.hi[0]:
+		what = "state sizes"
+	case a.lo[3] == a.hi[3]:
+		what = "sources"
+	default:
+		what = "sources and state sizes"
+	}
+	return fmt.Sprintf("%s (%s %s alike)", title, results.Count.FormatInt(int64(a.n)), what)
 }
 
 // maxWorkersShown is the most worker counts the workers line names one by
@@ -309,7 +386,7 @@ func workersBlock(ds []*decision) (block, bool) {
 		}
 		second += fmt.Sprintf("; least %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
 	}
-	return block{lines: []string{first, "  " + second}, folded: first + "; " + second, order: 3}, true
+	return block{lines: []string{first, "  " + second}, folds: [][]string{{first + "; " + second}}, order: 3}, true
 }
 
 // groupTitle names a source and state size.
@@ -351,15 +428,15 @@ func tailName(alpha float64) string {
 // cost in words, and the break-even pieces of the envelope, a line each
 // when there is room.
 func whyBlock(b *breakeven) block {
-	head := fmt.Sprintf("why: a run's expected cost is the rows its checkpoints write (%s each) plus the failure probability p × the mean rows a failure recomputes; it is least with",
+	head := fmt.Sprintf("why: the expected cost is %s rows per checkpoint plus p × the mean rows a failure recomputes; it is least with",
 		results.Count.FormatInt(int64(b.stateRows)))
 	blk := block{lines: []string{head}, order: 2}
 	for _, pc := range b.pieces {
 		blk.lines = append(blk.lines, fmt.Sprintf("  %s for p from %s to %s", everyShort(b.sr.Intervals[pc.Line]), breakpoint(pc.From), breakpoint(pc.To)))
 	}
-	blk.folded = head + " " + strings.Join(pieceChain(b), ", ")
+	blk.folds = [][]string{{head + " " + strings.Join(pieceChain(b), ", ")}}
 	if len(b.pieces) == 1 {
-		blk.lines = []string{blk.folded}
+		blk.lines = blk.folds[0]
 	}
 	return blk
 }
@@ -384,33 +461,45 @@ func pieceChain(b *breakeven) []string {
 	return out
 }
 
-// decisionBlock says one decision: what to do and its expected cost, and
-// on a second line what the other criteria pick.
+// decisionBlock says one decision: what to do and its expected cost, on
+// a short line of its own; below it what does better than every declared
+// interval (an interval not declared, a schedule), and what the other
+// criteria pick. Folded, the details share one line below the first, and
+// then the first line keeps only what does better.
 func decisionBlock(d *decision, alpha float64) block {
 	ks := d.sr.Intervals
 	main := fmt.Sprintf("at failure probability %s, %s (expected cost %s rows)", probText(d.prob), every(ks[d.best]), total(d.bestTotal))
+	var better []string
 	if d.optimalTotal < d.bestTotal && !slices.Contains(ks, d.optimal) {
-		main += fmt.Sprintf("; checkpointing %s, not declared, would cost %s", everyShort(d.optimal), total(d.optimalTotal))
+		better = append(better, fmt.Sprintf("checkpointing %s, not declared, would cost %s", everyShort(d.optimal), total(d.optimalTotal)))
 	}
 	if d.scheduleBeats {
-		main += "; better than every interval: " + scheduleText(d)
+		better = append(better, "better than every interval: "+scheduleText(d))
 	}
-	others := fmt.Sprintf("by other criteria: the worst case is least at %s (%s), the %s at %s (%s on average)",
-		everyShort(ks[d.worst]), results.Total.FormatInt(d.worstTotal), tailName(alpha), everyShort(ks[d.tail]), total(d.tailTotal))
+	// The worst case is a whole number of rows, and said as one.
+	others := fmt.Sprintf("by other criteria: worst case least at %s (%s rows), %s at %s (%s on average)",
+		everyShort(ks[d.worst]), results.Count.FormatInt(d.worstTotal), tailName(alpha), everyShort(ks[d.tail]), total(d.tailTotal))
 	if d.youngOK {
-		others += fmt.Sprintf("; textbook estimate every %s (Young) or %s (Daly) periods", results.Estimate.Format(d.young), results.Estimate.Format(d.daly))
+		others += fmt.Sprintf("; textbook every %s (Young) or %s (Daly) periods", results.Estimate.Format(d.young), results.Estimate.Format(d.daly))
 	}
-	return block{lines: []string{main, "  " + others}, folded: main + "; " + others, order: 1}
+	lines := []string{main}
+	if len(better) > 0 {
+		lines = append(lines, "  "+strings.Join(better, "; "))
+	}
+	lines = append(lines, "  "+others)
+	short := main
+	if len(better) > 0 {
+		short += "; " + strings.Join(better, "; ")
+	}
+	return block{lines: lines, folds: [][]string{foldAfter(lines), {short}}, order: 1}
 }
 
 // maxPointsShown is the most checkpoint points a headline names; a longer
 // schedule is named by its first and last points (decisions.csv has all).
 const maxPointsShown = 6
 
-// scheduleText says the best schedule of a decision as advice, then as a
-// cost against the best interval: "checkpoint after 2026-05 and 2026-09
-// (a schedule of 2 checkpoints, after 2026-05 and 2026-09, costs 727.3,
-// 36.4 below checkpointing every 7 periods)".
+// scheduleText says the best schedule of a decision: "a schedule of 2
+// checkpoints, after 2026-05 and 2026-09, costs 727.3".
 func scheduleText(d *decision) string {
 	labels := make([]string, len(d.schedule.Points))
 	for i, t := range d.schedule.Points {
@@ -423,9 +512,19 @@ func scheduleText(d *decision) string {
 	if len(labels) > maxPointsShown {
 		after = strings.Join(labels[:maxPointsShown-2], ", ") + ", … and " + labels[len(labels)-1]
 	}
-	return fmt.Sprintf("checkpoint after %s (a schedule of %s, after %s, costs %s, %s below checkpointing %s)",
-		after, countNoun(int64(len(labels)), "checkpoint"), after, total(d.scheduleTotal),
-		total(d.optimalTotal-d.scheduleTotal), everyShort(d.optimal))
+	return fmt.Sprintf("a schedule of %s, after %s, costs %s", countNoun(int64(len(labels)), "checkpoint"), after, total(d.scheduleTotal))
+}
+
+// scheduleGain says how much the best schedule saves against the best
+// interval: "36.4 below checkpointing every 7 periods".
+func scheduleGain(d *decision) string {
+	return fmt.Sprintf("%s below checkpointing %s", total(d.optimalTotal-d.scheduleTotal), everyShort(d.optimal))
+}
+
+// countOf writes a count of things in the number style: "1 envelope",
+// "2,000 decisions".
+func countOf(n int, noun string) string {
+	return results.Count.FormatInt(int64(n)) + " " + words.Plural(n, noun, noun+"s")
 }
 
 // probText writes a failure probability in the number style.
@@ -471,5 +570,5 @@ func (t tally) String() string {
 	if total == 0 {
 		return "nothing"
 	}
-	return fmt.Sprintf("%s (%d of %d)", t.names[best], t.counts[best], total)
+	return fmt.Sprintf("%s (%s of %s)", t.names[best], results.Count.FormatInt(int64(t.counts[best])), results.Count.FormatInt(int64(total)))
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -59,6 +61,48 @@ func TestShippedMarkdownTablesFit(t *testing.T) {
 		if r.Exp.Name == "workers" {
 			if n := strings.Count(md, "| partitioned by | workers | interval |"); n != 1 {
 				t.Errorf("workers.md has %d partition tables, want one", n)
+			}
+		}
+	}
+}
+
+// maxFirstLine is the most characters the headline's first line has: it
+// is what a CI log or a notification shows of it.
+const maxFirstLine = 120
+
+// schedulePoints matches the points a line names a schedule by.
+var schedulePoints = regexp.MustCompile(`after (\d{4}-\d{2}(?:, \d{4}-\d{2})*(?:,? … and \d{4}-\d{2}| and \d{4}-\d{2})?)`)
+
+// TestShippedHeadlines reads every shipped experiment's headline as a
+// newcomer would: a short first line, at most a dozen lines, a schedule's
+// points named once in a line, worst-case totals (whole rows) without
+// decimals, and sources alike named by what they are, not "more alike".
+func TestShippedHeadlines(t *testing.T) {
+	worst := regexp.MustCompile(`worst case least at [^(]*\(([^ ]+) rows\)`)
+	for _, r := range shippedResults(t) {
+		h := r.Headline()
+		if len(h) == 0 || len(h) > maxHeadline {
+			t.Errorf("%s: a headline of %d lines", r.Exp.Name, len(h))
+			continue
+		}
+		if n := utf8.RuneCountInString(h[0]); n > maxFirstLine {
+			t.Errorf("%s: the first line has %d characters, want at most %d: %s", r.Exp.Name, n, maxFirstLine, h[0])
+		}
+		for _, line := range h {
+			seen := map[string]bool{}
+			for _, m := range schedulePoints.FindAllStringSubmatch(line, -1) {
+				if seen[m[1]] {
+					t.Errorf("%s: a line names the points %s twice: %s", r.Exp.Name, m[1], line)
+				}
+				seen[m[1]] = true
+			}
+			for _, m := range worst.FindAllStringSubmatch(line, -1) {
+				if strings.Contains(m[1], ".") {
+					t.Errorf("%s: a worst case of %s rows, want a whole number: %s", r.Exp.Name, m[1], line)
+				}
+			}
+			if strings.Contains(line, "more alike") {
+				t.Errorf("%s: %s", r.Exp.Name, line)
 			}
 		}
 	}

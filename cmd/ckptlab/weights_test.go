@@ -109,7 +109,7 @@ func TestDeployMonthsExample(t *testing.T) {
 			t.Errorf("at probability %s: %v, want %v", want[0], got, want)
 		}
 	}
-	if want := "checkpoint after 2026-04 and 2026-10"; !bytes.Contains(stdout.Bytes(), []byte(want)) {
+	if want := "better than every interval: a schedule of 2 checkpoints, after 2026-04 and 2026-10, costs 621.1"; !bytes.Contains(stdout.Bytes(), []byte(want)) {
 		t.Errorf("headline lacks %q:\n%s", want, stdout.String())
 	}
 }

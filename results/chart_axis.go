@@ -1,0 +1,154 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// The y axis of a chart is scaled to the lines that compete for the
+// answer, not to the highest line: interval 1 at 2,400 rows, or none at
+// 2,200, would squash the lines near the best into a strip at the bottom.
+// Every writer of a chart (the workbook's charts sheet, the Markdown's
+// Mermaid charts) reads the same scale and writes the same note.
+const (
+	// yHeadroom is how far above the competing lines the axis reaches:
+	// half as much again, so that they fill two thirds of the chart.
+	yHeadroom = 1.5
+	// yCutAbove is how much higher than the axis's top a line must rise
+	// before the axis is cut: a line only a little above it costs the
+	// others little room, and is better drawn whole.
+	yCutAbove = 1.25
+)
+
+// niceSteps are the round numbers, times a power of ten, an axis may stop
+// at.
+var niceSteps = [...]float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}
+
+// yScale is the top of a chart's y axis and the lines that rise above it.
+type yScale struct {
+	top float64
+	cut []cutLine
+	// basis says what the top is scaled to.
+	basis string
+}
+
+// cutLine is a line that runs off the chart: its name and its highest
+// point, as its column shows it.
+type cutLine struct {
+	name    string
+	highest string
+}
+
+// scaleY returns the y axis of a chart whose lines reach far above the
+// competing ones: a round number half as much again above the highest
+// point of the lower envelope (the best figure at each x), and of the
+// recommended line whole when the chart asks for it; ok is false when
+// every line fits below such a top, or nothing competes above zero.
+func scaleY(c Chart) (s yScale, ok bool) {
+	cols := c.Data.Columns
+	rec := -1
+	if c.WholeRecommended {
+		for j := 1; j < len(cols); j++ {
+			if cols[j].Name == c.Recommended {
+				rec = j
+			}
+		}
+	}
+	var best, recommended, highest float64
+	for _, r := range c.Data.Rows {
+		lowest := math.Inf(1)
+		for j := 1; j < len(r); j++ {
+			y := yValue(r[j])
+			lowest, highest = min(lowest, y), max(highest, y)
+			if j == rec {
+				recommended = max(recommended, y)
+			}
+		}
+		best = max(best, lowest)
+	}
+	competing := max(best, recommended)
+	s.basis = "the highest best figure"
+	if recommended > best {
+		s.basis = "the highest point of " + c.Recommended + ", the recommended interval"
+	}
+	if competing <= 0 || math.IsInf(competing, 0) {
+		return yScale{}, false
+	}
+	s.top = niceCeil(yHeadroom * competing)
+	if highest <= yCutAbove*s.top {
+		return yScale{}, false
+	}
+	// A line whose highest point is only a little above the top is drawn
+	// whole: the top rises to the highest of them.
+	near := s.top
+	for j := 1; j < len(cols); j++ {
+		var hi float64
+		for _, r := range c.Data.Rows {
+			hi = max(hi, yValue(r[j]))
+		}
+		if hi <= yCutAbove*s.top {
+			near = max(near, hi)
+		}
+	}
+	s.top = niceCeil(near)
+	for j := 1; j < len(cols); j++ {
+		var hi Value
+		for i, r := range c.Data.Rows {
+			if i == 0 || yValue(r[j]) > yValue(hi) {
+				hi = r[j]
+			}
+		}
+		if yValue(hi) > s.top {
+			s.cut = append(s.cut, cutLine{cols[j].Name, string(appendStyled(nil, hi, cols[j]))})
+		}
+	}
+	return s, true
+}
+
+// note says where the axis stops and why, and names each line it cuts:
+// "interval 1 reaches 2,400.0, off the chart".
+func (s yScale) note() string {
+	top := General.Format(s.top)
+	if s.top == math.Trunc(s.top) {
+		top = Count.FormatInt(int64(s.top))
+	}
+	rises := make([]string, len(s.cut))
+	for i, l := range s.cut {
+		rises[i] = fmt.Sprintf("%s reaches %s", l.name, l.highest)
+	}
+	return fmt.Sprintf("The y axis stops at %s, scaled to %s with room above, so that the lines near the best are told apart: %s, off the chart.",
+		top, s.basis, joinAnd(rises))
+}
+
+// joinAnd joins phrases as a sentence lists them: "a", "a and b", "a, b
+// and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// niceCeil returns the least round number (a niceSteps value times a power
+// of ten) at or above v > 0.
+func niceCeil(v float64) float64 {
+	unit := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, s := range niceSteps {
+		if s*unit >= v*(1-1e-12) {
+			return s * unit
+		}
+	}
+	return 10 * unit
+}
+
+// yValue returns a numeric cell's value, NaN for any other.
+func yValue(v Value) float64 {
+	switch v.Kind {
+	case Int:
+		return float64(v.Int)
+	case Float:
+		return v.Float
+	}
+	return math.NaN()
+}
