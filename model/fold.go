@@ -17,10 +17,13 @@ import "slices"
 // to 1024), then neighbouring groups under the least common multiple of
 // theirs while that stays at most foldBins and costs less. A group of one
 // worker count, and any group whose folds would cost more than binning its
-// chunk once per worker count, bins directly as before.
+// chunk once per worker count, bins directly as before. A plan of one group
+// bins each name as it hashes it, without storing the chunk's hashes.
+// Each goroutine makes the plan once for its partitionings (scratchPool).
 
 // foldBins is the most bins a group is binned into: 128 KiB of counts, per
-// goroutine that counts.
+// goroutine that counts. A bin counts the names of one chunk, at most
+// cleanChunk, so 32 bits hold it.
 const foldBins = 1 << 15
 
 // FoldBytes is the memory a Count holds to fold, in bytes, beside the name
@@ -62,14 +65,24 @@ func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 		}
 	}
 	slices.Sort(ws)
+	plan.groups = mergeNeighbours(underMultiples(ws, byWorkers), n)
+	for i := range plan.groups {
+		plan.groups[i].m = ^uint64(0)/uint64(plan.groups[i].l) + 1
+	}
+	return plan
+}
 
-	// Each worker count, from the largest, joins the group of the smallest
-	// larger count it divides that heads a group, or heads one.
-	head := make([]int, len(ws)) // group of ws[i] if it heads one, else -1
+// underMultiples groups the worker counts ws, distinct and increasing,
+// each with its partitionings: each count, from the largest, joins the
+// group of the smallest larger count that it divides and that heads a
+// group of at most foldBins bins, or heads a group of its own. The groups
+// are returned from the smallest head. It costs O(min(len(ws), foldBins/w))
+// steps per count w.
+func underMultiples(ws []int, byWorkers map[int][]int) []foldGroup {
+	head := make([]int, len(ws)) // the group ws[i] heads, or -1
 	var groups []foldGroup
 	for i := len(ws) - 1; i >= 0; i-- {
-		w := ws[i]
-		g := -1
+		w, g := ws[i], -1
 		if larger := ws[i+1:]; len(larger) <= foldBins/w {
 			for k, v := range larger {
 				if v > foldBins {
@@ -96,27 +109,29 @@ func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 		head[i] = len(groups)
 		groups = append(groups, foldGroup{l: w, parts: slices.Clone(byWorkers[w])})
 	}
-
-	// Neighbouring groups, from the smallest, merge under the least common
-	// multiple of theirs when that costs less.
 	slices.Reverse(groups)
+	return groups
+}
+
+// mergeNeighbours merges neighbouring groups, from the smallest, under the
+// least common multiple of theirs when it has at most foldBins bins and
+// binning chunks of n subscribers costs less so.
+func mergeNeighbours(groups []foldGroup, n int) []foldGroup {
+	var out []foldGroup
 	for _, g := range groups {
-		if k := len(plan.groups) - 1; k >= 0 {
-			last := plan.groups[k]
+		if k := len(out) - 1; k >= 0 {
+			last := out[k]
 			if l := lcm(last.l, g.l); l <= foldBins {
 				merged := foldGroup{l: l, parts: append(slices.Clip(last.parts), g.parts...)}
 				if merged.cost(n) < last.cost(n)+g.cost(n) {
-					plan.groups[k] = merged
+					out[k] = merged
 					continue
 				}
 			}
 		}
-		plan.groups = append(plan.groups, g)
+		out = append(out, g)
 	}
-	for i := range plan.groups {
-		plan.groups[i].m = ^uint64(0)/uint64(plan.groups[i].l) + 1
-	}
-	return plan
+	return out
 }
 
 // lcm returns the least common multiple of a and b, or foldBins+1 when it
