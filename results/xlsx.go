@@ -66,8 +66,9 @@ type xlsxWriter struct {
 	// scratch is the folder scratch files are made in; "" means the
 	// system's temporary folder.
 	scratch string
-	// streamRows is workbook.streamRows.
-	streamRows rowStreamer
+	// streamRows and streamViews are workbook's.
+	streamRows  rowStreamer
+	streamViews viewStreamer
 }
 
 // write builds the workbook, has excelize save it as a zip archive in the
@@ -81,7 +82,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	f := excelize.NewFile(excelize.Options{TmpDir: dir})
 	defer f.Close()
 
-	b := &workbook{ctx: ctx, f: f, sheetRows: x.sheetRows, streamRows: x.streamRows}
+	b := &workbook{ctx: ctx, f: f, sheetRows: x.sheetRows, streamRows: x.streamRows, streamViews: x.streamViews}
 	if b.sheetRows <= 0 {
 		b.sheetRows = MaxSheetRows
 	}
@@ -92,7 +93,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	for i, c := range b.charts {
 		charts[chartPart(i)] = c
 	}
-	return saveNormalized(ctx, f, w, dir, b.tables, charts)
+	return saveNormalized(ctx, f, w, dir, b.rows, charts)
 }
 
 // saveNormalized saves f to w, byte for byte the same for the same
@@ -103,7 +104,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 // in dir is copied to w in canonical order by normalizeZip, with the
 // sheets of rows packed (compressed with their rows, in dir) at the same
 // time. The spill file also keeps the compressed workbook out of memory.
-func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, tables []tableRows, charts map[string]chartCache) error {
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, rows []sheetRows, charts map[string]chartCache) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
@@ -129,7 +130,7 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir stri
 	if err != nil {
 		return fmt.Errorf("reading the workbook's zip archive: %w", err)
 	}
-	packs := packSheets(ctx, zr, tables, dir)
+	packs := packSheets(ctx, zr, rows, dir)
 	defer packs.wait()
 	if err := normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets, charts); err != nil {
 		return err
@@ -165,9 +166,9 @@ type workbook struct {
 	notes []string
 	// plannedSheets names the sheets after the summary, for its last line.
 	plannedSheets []string
-	// tables are the data rows of the table sheets, written into the
-	// sheets as the workbook is saved.
-	tables []tableRows
+	// rows are the data rows of the table sheets and the blocks of the
+	// view sheets, written into the sheets as the workbook is saved.
+	rows []sheetRows
 	// charts are what each chart added plots, in the order added, for the
 	// caches of their parts.
 	charts []chartCache
@@ -177,11 +178,18 @@ type workbook struct {
 	// with the sheet's stream writer: tests set it to hold the rows the
 	// workbook writes to those of excelize.
 	streamRows rowStreamer
+	// streamViews, when set, writes a view sheet's blocks at once instead,
+	// with the sheet's stream writer: tests set it to hold the blocks the
+	// workbook writes to those of excelize.
+	streamViews viewStreamer
 }
 
 // rowStreamer writes rows lo..hi-1 of a table with a sheet's stream
 // writer.
 type rowStreamer func(ctx context.Context, sw *excelize.StreamWriter, rows tableRows, lo, hi int) error
+
+// viewStreamer writes a view's blocks with its sheet's stream writer.
+type viewStreamer func(b *workbook, sw *excelize.StreamWriter, rows viewRows) error
 
 // build adds every sheet of the set, in order: the summary, the charts,
 // the tables, the lesson's views and the experiment.

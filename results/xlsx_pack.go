@@ -78,7 +78,7 @@ const MaxPackedAtOnce = 4
 // MaxPackedAtOnce tables (or the cores, if fewer) at a time, each table
 // read once. The caller must call wait before it returns, whatever
 // happened.
-func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch string) *packs {
+func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, scratch string) *packs {
 	ctx, cancel := context.WithCancel(ctx)
 	ps := &packs{sheets: make(map[string]*packedSheet), cancel: cancel}
 	files := make(map[string]*zip.File, len(zr.File))
@@ -88,7 +88,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch
 	// Every sheet is in the map before the first goroutine starts: they
 	// read it while packing, and a map is not safe to write while read.
 	for _, r := range tables {
-		for _, part := range r.parts {
+		for _, part := range r.sheets() {
 			ps.sheets[part.path] = &packedSheet{done: make(chan struct{})}
 		}
 	}
@@ -102,7 +102,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch
 				return
 			}
 			cancel() // the workbook fails: stop the others
-			for _, part := range r.parts[done:] {
+			for _, part := range r.sheets()[done:] {
 				p := ps.sheets[part.path]
 				p.err = err
 				close(p.done)
@@ -114,7 +114,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []tableRows, scratch
 
 // packTable packs the sheets of one table, reading it once, and returns
 // how many of its sheets are done.
-func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scratch string, sheets map[string]*packedSheet) (done int, err error) {
+func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scratch string, sheets map[string]*packedSheet) (done int, err error) {
 	var (
 		p      *packedSheet
 		out    *bufio.Writer
@@ -126,8 +126,9 @@ func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scr
 			d.Close()
 		}
 	}()
+	parts := r.sheets()
 	begin := func(i int) (io.Writer, error) {
-		path := r.parts[i].path
+		path := parts[i].path
 		f := files[path]
 		if f == nil {
 			return nil, fmt.Errorf("the workbook's zip archive has no %s to write rows into", path)
@@ -142,9 +143,7 @@ func packTable(ctx context.Context, files map[string]*zip.File, r tableRows, scr
 		}
 		out = bufio.NewWriterSize(p.file, 1<<16)
 		d, suffix = newParallelDeflater(out), sheet[end:]
-		part := r.parts[i]
-		head := setDimension(sheet[:end], dimensionRef(headerCells(len(r.t.Columns), part.hi-part.lo), part.hi-part.lo+1))
-		_, err = d.Write(head)
+		_, err = d.Write(setDimension(sheet[:end], parts[i].dim))
 		return d, err
 	}
 	end := func(i int) error {

@@ -32,22 +32,37 @@ type tableRows struct {
 	parts   []sheetPart
 }
 
-// sheetPart is one sheet of a table: its part in the package, and the
-// table's rows lo..hi-1 that it holds.
+// sheetPart is one sheet of a table: its part in the package, the range
+// of its cells (its dimension), and the table's rows lo..hi-1 that it
+// holds.
 type sheetPart struct {
 	path   string
+	dim    string
 	lo, hi int
 }
+
+// sheetRows are rows written into sheets excelize made without them, as
+// the workbook is saved (see packSheets): a table's (tableRows) or a
+// view's (viewRows).
+type sheetRows interface {
+	// sheets returns the sheets the rows go into, in the order written.
+	sheets() []sheetPart
+	// write writes the rows of each sheet, the <row> elements that go
+	// before its </sheetData>, to the writer begin returns for it,
+	// calling end after the sheet's last row.
+	write(ctx context.Context, begin func(sheet int) (io.Writer, error), end func(sheet int) error) error
+}
+
+func (r tableRows) sheets() []sheetPart { return r.parts }
 
 // rowsFlushAt is how many bytes of rows write gathers before passing
 // them on: a piece of the compressor's (deflatePiece), so that handing
 // pieces over costs nothing next to formatting them.
 const rowsFlushAt = deflatePiece
 
-// write reads the table once and writes the rows of each part, the <row>
-// elements of its sheetData, to the writer begin returns for it, calling
-// end after the part's last row. The table must have the rows its parts
-// say, no more and no fewer.
+// write reads the table once and writes the rows of each part (see
+// sheetRows). The table must have the rows its parts say, no more and no
+// fewer.
 func (r tableRows) write(ctx context.Context, begin func(part int) (io.Writer, error), end func(part int) error) error {
 	enc := newRowEncoder(r.numeric, r.style)
 	last := len(r.parts) - 1
@@ -117,58 +132,83 @@ type rowEncoder struct {
 }
 
 func newRowEncoder(numeric []bool, style []int) *rowEncoder {
-	e := &rowEncoder{numeric: numeric, buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4),
-		floats: make([]recentTexts, len(style))}
-	for col, s := range style {
-		e.open = append(e.open, []byte(`<c r="`+columnName(col+1)))
-		attr := `"`
-		if s != 0 {
-			attr = `" s="` + strconv.Itoa(s) + `"`
-		}
-		e.attrs = append(e.attrs, []byte(attr))
+	e := &rowEncoder{numeric: numeric, buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4)}
+	e.widen(len(style))
+	for _, s := range style {
+		e.attrs = append(e.attrs, styleAttr(s))
 	}
 	return e
 }
 
 // row appends row number r.
 func (e *rowEncoder) row(r int, cells []Value) {
-	e.rowNum = strconv.AppendInt(e.rowNum[:0], int64(r), 10)
-	b := append(e.buf, `<row r="`...)
-	b = append(b, e.rowNum...)
-	b = append(b, `">`...)
+	e.openRow(r)
 	for col := range cells {
 		v := &cells[col] // a Value is six words; do not copy it
 		if v.Kind == Text && e.numeric[col] {
 			n := sheetValue(*v, true)
 			v = &n
 		}
-		b = append(b, e.open[col]...)
-		b = append(b, e.rowNum...)
-		b = append(b, e.attrs[col]...)
-		switch v.Kind {
-		case Int:
-			b = append(b, `><v>`...)
-			b = strconv.AppendInt(b, v.Int, 10)
-			b = append(b, `</v></c>`...)
-		case Float:
-			if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
-				b = appendInlineText(b, fmt.Sprint(v.Float))
-				break
-			}
-			b = append(b, `><v>`...)
-			b = e.floats[col].appendAs(b, v, appendCellValue)
-			b = append(b, `</v></c>`...)
-		case Bool:
-			if v.Bool {
-				b = append(b, ` t="b"><v>1</v></c>`...)
-			} else {
-				b = append(b, ` t="b"><v>0</v></c>`...)
-			}
-		default:
-			b = appendInlineText(b, v.Text)
-		}
+		e.cell(col, e.attrs[col], v)
 	}
-	e.buf = append(b, `</row>`...)
+	e.buf = append(e.buf, `</row>`...)
+}
+
+// openRow begins row number r.
+func (e *rowEncoder) openRow(r int) {
+	e.rowNum = strconv.AppendInt(e.rowNum[:0], int64(r), 10)
+	e.buf = append(e.buf, `<row r="`...)
+	e.buf = append(e.buf, e.rowNum...)
+	e.buf = append(e.buf, `">`...)
+}
+
+// cell appends the cell of column col, from 0, in the row begun: attr is
+// its style attribute and what ends its reference (see styleAttr), v its
+// value as the workbook holds it (see sheetValue).
+func (e *rowEncoder) cell(col int, attr []byte, v *Value) {
+	b := append(e.buf, e.open[col]...)
+	b = append(b, e.rowNum...)
+	b = append(b, attr...)
+	switch v.Kind {
+	case Int:
+		b = append(b, `><v>`...)
+		b = strconv.AppendInt(b, v.Int, 10)
+		b = append(b, `</v></c>`...)
+	case Float:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+			b = appendInlineText(b, fmt.Sprint(v.Float))
+			break
+		}
+		b = append(b, `><v>`...)
+		b = e.floats[col].appendAs(b, v, appendCellValue)
+		b = append(b, `</v></c>`...)
+	case Bool:
+		if v.Bool {
+			b = append(b, ` t="b"><v>1</v></c>`...)
+		} else {
+			b = append(b, ` t="b"><v>0</v></c>`...)
+		}
+	default:
+		b = appendInlineText(b, v.Text)
+	}
+	e.buf = b
+}
+
+// widen makes the encoder ready for cells of columns up to cols.
+func (e *rowEncoder) widen(cols int) {
+	for col := len(e.open); col < cols; col++ {
+		e.open = append(e.open, []byte(`<c r="`+columnName(col+1)))
+		e.floats = append(e.floats, recentTexts{})
+	}
+}
+
+// styleAttr returns what follows a cell's reference for style id s:
+// its closing quote and, but for the default style 0, its style.
+func styleAttr(s int) []byte {
+	if s == 0 {
+		return []byte(`"`)
+	}
+	return []byte(`" s="` + strconv.Itoa(s) + `"`)
 }
 
 // appendCellValue appends the value of a finite float's cell: the float

@@ -23,9 +23,10 @@ const (
 	// an even selection.
 	mapRows = 41
 	mapCols = 12
-	// summaryMaps is the most decision maps the summary shows, one per
-	// source.
-	summaryMaps = 3
+	// SummaryMaps is the most decision maps the summary shows, one per
+	// source: what the summary holds of the decisions (runner.MemoryBytes
+	// counts it).
+	SummaryMaps = 3
 )
 
 // writeSummary writes the summary sheet, the workbook's first: the
@@ -229,7 +230,7 @@ func dropConstantKeys(blk Block, keys int) Block {
 			same = same && r[j] == blk.Rows[0][j]
 		}
 		if j < keys && same {
-			named = append(named, c.Name+" "+blk.Rows[0][j].String())
+			named = append(named, c.Name+" "+string(appendStyled(nil, blk.Rows[0][j], c)))
 			continue
 		}
 		keep = append(keep, j)
@@ -257,22 +258,32 @@ func dropConstantKeys(blk Block, keys int) Block {
 }
 
 // decisionMap is the best interval of one source by probability (rows)
-// and state rows (columns).
+// and state rows (columns). A sweep has a decision per state rows and
+// probability, 320,004 for 80,001 state rows: each cell is held as the
+// index of its interval among the few the map has, not as a cell.
 type decisionMap struct {
 	source        string
 	probabilities []Value
 	stateRows     []Value
-	best          map[[2]int]Value
-	// places are the indexes of the probabilities and state rows met.
-	places [2]map[Value]int
+	// best holds, per state rows j and probability i, the index in
+	// intervals of the best interval, plus one: 0 for no decision.
+	best      [][]uint32
+	intervals []Value
+	// places are the indexes of the probabilities, state rows and
+	// intervals met.
+	places [3]map[Value]int
 }
 
 // place returns the index of v among the values of axis k (0 for the
-// probabilities, 1 for the state rows) of the map, adding it when new.
+// probabilities, 1 for the state rows, 2 for the intervals) of the map,
+// adding it when new.
 func (m *decisionMap) place(k int, v Value) int {
 	axis := &m.probabilities
-	if k == 1 {
+	switch k {
+	case 1:
 		axis = &m.stateRows
+	case 2:
+		axis = &m.intervals
 	}
 	if m.places[k] == nil {
 		m.places[k] = map[Value]int{}
@@ -286,7 +297,28 @@ func (m *decisionMap) place(k int, v Value) int {
 	return i
 }
 
-// decisionMaps writes, per source (at most summaryMaps), the best interval
+// set makes best the best interval at probability p and state rows sr.
+func (m *decisionMap) set(p, sr, best Value) {
+	i, j := m.place(0, p), m.place(1, sr)
+	for len(m.best) <= j {
+		m.best = append(m.best, nil)
+	}
+	for len(m.best[j]) <= i {
+		m.best[j] = append(m.best[j], 0)
+	}
+	m.best[j][i] = uint32(m.place(2, best) + 1)
+}
+
+// at returns the best interval at probability i and state rows j, or the
+// zero Value where the map has no decision.
+func (m *decisionMap) at(i, j int) Value {
+	if j >= len(m.best) || i >= len(m.best[j]) || m.best[j][i] == 0 {
+		return Value{}
+	}
+	return m.intervals[m.best[j][i]-1]
+}
+
+// decisionMaps writes, per source (at most SummaryMaps), the best interval
 // by failure probability down and state rows across, with a colour scale
 // from short intervals to long and none in grey, when the map has more
 // than one cell.
@@ -299,25 +331,31 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 	if min(seed, subs, periods, sr, p, best) < 0 {
 		return nil
 	}
+	// The maps of the first SummaryMaps sources; the others are counted.
 	var maps []*decisionMap
+	sources, last := 0, ""
 	for row := range t.Rows {
 		source := fmt.Sprintf("seed %s, %s subscribers, %s periods", row[seed], row[subs], row[periods])
-		if len(maps) == 0 || maps[len(maps)-1].source != source {
-			maps = append(maps, &decisionMap{source: source, best: map[[2]int]Value{}})
+		if sources == 0 || source != last {
+			sources, last = sources+1, source
+			if len(maps) < SummaryMaps {
+				maps = append(maps, &decisionMap{source: source})
+			}
 		}
-		m := maps[len(maps)-1]
-		m.best[[2]int{m.place(0, row[p]), m.place(1, row[sr])}] = row[best]
+		if sources <= SummaryMaps {
+			maps[len(maps)-1].set(row[p], row[sr], row[best])
+		}
 	}
-	for k, m := range maps {
-		if k == summaryMaps {
-			return ss.paragraph(fmt.Sprintf("Decision maps are shown for the first %d of %d sources; the decisions sheet has every one.", summaryMaps, len(maps)))
-		}
+	for _, m := range maps {
 		if len(m.probabilities)*len(m.stateRows) < 2 {
 			continue
 		}
 		if err := ss.decisionMap(m); err != nil {
 			return err
 		}
+	}
+	if sources > SummaryMaps {
+		return ss.paragraph(fmt.Sprintf("Decision maps are shown for the first %d of %d sources; the decisions sheet has every one.", SummaryMaps, sources))
 	}
 	return nil
 }
@@ -335,7 +373,7 @@ func (ss *summarySheet) decisionMap(m *decisionMap) error {
 	for _, i := range rows {
 		row := []Value{m.probabilities[i]}
 		for _, j := range cols {
-			row = append(row, intervalValue(m.best[[2]int{i, j}]))
+			row = append(row, intervalValue(m.at(i, j)))
 		}
 		blk.Rows = append(blk.Rows, row)
 	}

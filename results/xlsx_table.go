@@ -49,7 +49,7 @@ func (b *workbook) writeTable(t Table) error {
 		}
 	}
 	if b.streamRows == nil {
-		b.tables = append(b.tables, rows)
+		b.rows = append(b.rows, rows)
 	}
 	if ts.part > 1 {
 		b.notes = append(b.notes, fmt.Sprintf(
@@ -67,7 +67,8 @@ func (b *workbook) addRows(ts *tableSheet, rows tableRows, lo, hi int) (sheetPar
 		return sheetPart{lo: lo, hi: hi}, b.streamRows(b.ctx, ts.sw, rows, lo, hi)
 	}
 	path, err := sheetPath(b.f, ts.name)
-	return sheetPart{path: path, lo: lo, hi: hi}, err
+	dim := dimensionRef(headerCells(len(ts.t.Columns), hi-lo), hi-lo+1)
+	return sheetPart{path: path, dim: dim, lo: lo, hi: hi}, err
 }
 
 // sheetPath returns the part of the package that holds a sheet: excelize

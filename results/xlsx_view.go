@@ -2,17 +2,16 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
 
-// writeView writes one of the lesson's views on a sheet of its name, with
-// excelize's stream writer, since a view grows with the axes it shows (a
-// probability sweep of 10,001 values gives 10,001 rows): the view's title,
-// then per block a bold title row, the header row and the rows, with a
-// blank row between blocks.
+// writeView writes one of the lesson's views on a sheet of its name: the
+// view's title, then per block a bold title row, the header row and the
+// rows, with a blank row between blocks.
 //
 // Printed, every page shows the column header of the block it holds. A
 // sheet of one block repeats its title rows down to that header on every
@@ -21,6 +20,13 @@ import (
 // on what is left of a page starts a new one, and a block longer than a
 // page is cut at each page's end, its title ("continued") and header
 // written again at the top of the next.
+//
+// A view grows with the axes it shows (a state_rows sweep of 80,001
+// values gives 80,001 blocks), so its blocks are never held: they are
+// made one at a time, twice here, to measure the columns and count what
+// fits, then to lay the blocks out on the pages and make their styles, and
+// once more as the workbook is saved, when they are written into the sheet
+// (see viewRows) as the tables' rows are.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -29,7 +35,9 @@ func (b *workbook) writeView(v View) error {
 		return err
 	}
 	// Two passes over the blocks, each made one at a time: the first
-	// measures the columns and counts what fits, the second writes. What
+	// measures the columns and counts what fits, the second lays the
+	// blocks out on the pages (their rows are written as the workbook is
+	// saved). What
 	// fits depends on whether the blocks are continued over pages, which
 	// only the number of blocks tells, so the first pass counts both ways:
 	// continued at the fewest rows a page holds, which holds for any page.
@@ -69,29 +77,102 @@ func (b *workbook) writeView(v View) error {
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
 	}
-	if note := measured.note(); note != "" {
+	note := measured.note()
+	if note != "" {
 		if err := sw.SetRow("A2", []any{note}); err != nil {
 			return err
 		}
 	}
 	// The second pass cuts as the first did; written at the layout's rows
 	// a page, the blocks take at most the rows the first pass counted.
-	write := newBlockFitter(last, pageRows)
-	pages := continuedPages{rows: layout.rows, used: 1, on: blocks > 1}
-	row := 3
-	for blk := range v.All() {
-		blk, _, ok := write.place(blk)
-		if !ok {
-			continue
-		}
-		if row, err = vs.pagedBlock(row, blk, &pages); err != nil {
+	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
+	if b.streamViews != nil {
+		if err := b.streamViews(b, sw, rows); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
+	} else {
+		dim := dimensionScan{col: 1, row: 1}
+		if note != "" {
+			dim.row = 2
+		}
+		place := func(top int, piece Block) error {
+			dim.block(top, piece)
+			return vs.askStyles(piece)
+		}
+		if err := rows.lay(b.ctx, sw.InsertPageBreak, place); err != nil {
+			return fmt.Errorf("sheet %s: %w", v.Name, err)
+		}
+		rows.pieces = dim.pieces
+		path, err := sheetPath(b.f, v.Name)
+		if err != nil {
+			return err
+		}
+		rows.part = sheetPart{path: path, dim: dimensionRef(dim.col, dim.row)}
+		rows.styles = maps.Clone(b.styles)
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("sheet %s: %w", v.Name, err)
 	}
+	if b.streamViews == nil {
+		b.rows = append(b.rows, rows)
+	}
 	return nil
+}
+
+// dimensionScan follows the last column and row that hold a cell of the
+// pieces of blocks placed on a view's sheet, and counts the pieces.
+type dimensionScan struct {
+	col, row, pieces int
+}
+
+// block counts a piece of a block written from row top on: its title, its
+// header, its rows.
+func (d *dimensionScan) block(top int, piece Block) {
+	d.pieces++
+	d.row = max(d.row, top)
+	if len(piece.Columns) > 0 {
+		d.col, d.row = max(d.col, len(piece.Columns)), max(d.row, top+1)
+	}
+	for i, r := range piece.Rows {
+		if len(r) > 0 {
+			d.col, d.row = max(d.col, len(r)), max(d.row, top+2+i)
+		}
+	}
+}
+
+// askStyles makes the styles that block asks for, in its order, and
+// checks the cells the block marks, as it does.
+func (vs viewSheet) askStyles(blk Block) error {
+	b := vs.b
+	for _, role := range []styleRole{blockStyle, headerStyle, numberHeaderStyle} {
+		if _, err := b.style(role, General); err != nil {
+			return err
+		}
+	}
+	for _, c := range blk.Columns {
+		if _, err := b.style(viewCellRole(c), vs.quantity(c)); err != nil {
+			return err
+		}
+	}
+	for _, m := range blk.Marked {
+		r, c := m[0], m[1]
+		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
+			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
+		}
+		if _, err := b.style(markedStyle, vs.quantity(blk.Columns[c])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// viewCellRole is the style role of a view's cells in column c: intervals,
+// numbers or none, and labels alike are centred.
+func viewCellRole(c Column) styleRole {
+	if c.Kind == Text {
+		return centredStyle
+	}
+	return plainStyle
 }
 
 // minPageRows is the fewest rows below its repeated rows that layOut
@@ -107,15 +188,18 @@ type continuedPages struct {
 	on   bool // blocks are continued over pages; false: the sheet repeats its header
 }
 
-// pagedBlock writes a block from row top on, as the pages need it (see
-// writeView), and returns the row after it and the blank row below it.
-func (vs viewSheet) pagedBlock(top int, blk Block, p *continuedPages) (next int, err error) {
+// block lays a block out from row top on, as the pages need it (see
+// writeView): place is called for each piece of it, a part of its rows
+// under its title, "continued" after the first, and its header, and brk
+// before each row that must begin a page. It returns the row after the
+// block and the blank row below it.
+func (p *continuedPages) block(top int, blk Block, brk func(row string) error, place func(top int, piece Block) error) (next int, err error) {
 	if !p.on {
-		return top + len(blk.Rows) + 3, vs.block(top, blk)
+		return top + len(blk.Rows) + 3, place(top, blk)
 	}
 	breakAt := func(row int) error {
 		p.used = 0
-		return vs.sw.InsertPageBreak(cellName(1, row))
+		return brk(cellName(1, row))
 	}
 	if p.used > 1 && p.used+len(blk.Rows)+2 > p.rows {
 		if err := breakAt(top); err != nil {
@@ -127,7 +211,7 @@ func (vs viewSheet) pagedBlock(top int, blk Block, p *continuedPages) (next int,
 		to := min(len(blk.Rows), from+p.rows-p.used-2)
 		piece := blk.slice(from, to)
 		piece.Title = title
-		if err := vs.block(row, piece); err != nil {
+		if err := place(row, piece); err != nil {
 			return 0, err
 		}
 		row += 2 + len(piece.Rows)
@@ -247,6 +331,12 @@ func (vs viewSheet) quantity(c Column) Quantity {
 	if !vs.printed {
 		return quantity(c)
 	}
+	return printedQuantity(c)
+}
+
+// printedQuantity is the number style of a column's cells on a sheet of
+// one of the lesson's own tables: numbers as the lesson prints them.
+func printedQuantity(c Column) Quantity {
 	if c.Kind == Float && c.Decimals >= 0 {
 		return Printed
 	}

@@ -37,7 +37,7 @@ const (
 // the exclusions as the views do: each source with its case's axes, the
 // intervals and partitionings with a point left.
 func (r *Result) Charts() []results.Chart {
-	var expected, sawtooth, workers []results.Chart
+	var expected, sawtooth, workers chartsOfKind
 	for _, sr := range r.Sources {
 		g := sr.Grid
 		title := sr.title()
@@ -47,14 +47,16 @@ func (r *Result) Charts() []results.Chart {
 			if none(left) {
 				continue
 			}
-			expected = append(expected, expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), pick(costs, left), stateRows, g.Probabilities))
+			expected.add(func() results.Chart {
+				return expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), pick(costs, left), stateRows, g.Probabilities)
+			})
 		}
 		var intervals []model.Interval
 		for _, c := range pick(costs, r.anyLeft(sr, nil, nil, nil)) {
 			intervals = append(intervals, c.Interval)
 		}
 		rec := recommended(costs, r.anyLeft(sr, nil, nil, nil), g.StateRowsFor(sr.Source.Subscribers), g.Probabilities)
-		sawtooth = append(sawtooth, sr.sawtoothChart(title, intervals, rec))
+		sawtooth.add(func() results.Chart { return sr.sawtoothChart(title, intervals, rec) })
 		if len(g.Workers) > 1 {
 			for _, key := range g.PartitionKeys {
 				var parts []*PartResult
@@ -64,22 +66,39 @@ func (r *Result) Charts() []results.Chart {
 					}
 				}
 				if len(parts) > 1 {
-					workers = append(workers, workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts, rec))
+					workers.add(func() results.Chart {
+						return workersChart(fmt.Sprintf("%s, partitioned by %s", title, key), sr, parts, rec)
+					})
 				}
 			}
 		}
 	}
 	var out []results.Chart
-	for _, kind := range [][]results.Chart{expected, sawtooth, workers} {
-		if len(kind) > maxChartsOfKind {
-			n := len(kind)
-			kind = kind[:maxChartsOfKind]
-			kind[0].Note = strings.TrimSpace(kind[0].Note + fmt.Sprintf(
-				" Charts of this kind are drawn for the first %d of %d combinations; the grid sheet holds every figure.", maxChartsOfKind, n))
+	for _, kind := range []chartsOfKind{expected, sawtooth, workers} {
+		if kind.n > maxChartsOfKind {
+			kind.charts[0].Note = strings.TrimSpace(kind.charts[0].Note + fmt.Sprintf(
+				" Charts of this kind are drawn for the first %d of %d combinations; the grid sheet holds every figure.", maxChartsOfKind, kind.n))
 		}
-		out = append(out, kind...)
+		out = append(out, kind.charts...)
 	}
 	return out
+}
+
+// chartsOfKind are the first maxChartsOfKind charts of one kind, and how
+// many combinations there were: a sweep of 80,001 state_rows values has
+// as many expected-total charts to draw, of which only the first few are
+// made, so that the charts' figures never grow with the sweep.
+type chartsOfKind struct {
+	charts []results.Chart
+	n      int
+}
+
+// add counts a chart, and makes it if it is among the first.
+func (k *chartsOfKind) add(chart func() results.Chart) {
+	k.n++
+	if len(k.charts) < maxChartsOfKind {
+		k.charts = append(k.charts, chart())
+	}
 }
 
 // expectedChart plots E_k(p) against p on [0, 1] for representative

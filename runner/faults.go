@@ -24,15 +24,20 @@ const (
 	// draws the sequences twice (to size its buckets, then to fill them),
 	// the tasks that redraw draw them once each.
 	minIndexedTasks = 3
+	// A window's index is expected to fill fillNum/fillDen of its limit.
+	// Where a source is cut into several windows each one holds millions
+	// of draws, whose number varies by a few thousandths of it from window
+	// to window: a quarter to spare keeps them all indexed.
+	fillNum, fillDen = 3, 4
 )
 
 // faultWindow returns how many subscribers of src, in whole tasks, one
 // fault index covers, and the most bytes that index may take (-j jobs);
 // 0, 0 when src is counted by redrawing. The indexes share budget
-// (indexBudget but in tests). The source is cut into as few
-// windows as keep each one's expected index, the draws spread evenly over
-// the records, within half the limit, a number that never falls as the
-// source grows (faultIndexMemory counts on it). An index that would still
+// (indexBudget but in tests). The source is cut into as few windows as
+// keep each one's expected index, the draws spread evenly over the
+// records, within fillNum/fillDen of the limit, a number that never falls
+// as the source grows (faultIndexMemory counts on it). An index that would still
 // take more than the limit is refused (model.Source.IndexFaults) and its
 // window redrawn, so the limit holds whatever the draws.
 func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int64) {
@@ -62,7 +67,8 @@ func faultWindows(src model.Source, jobs int, budget int64) (windows int, limit 
 	}
 	limit = budget / int64(jobsFor(jobs))
 	expected := src.FaultIndexBytes(0, src.Subscribers)
-	return int((expected + limit/2 - 1) / (limit / 2)), limit
+	fill := limit / fillDen * fillNum
+	return int((expected + fill - 1) / fill), limit
 }
 
 // faultIndexMemory bounds the fault indexes of a run over sources of at

@@ -55,8 +55,8 @@ func TestSharedFaultsMatchCount(t *testing.T) {
 		windows int   // of the first source
 	}{
 		{"one window", 0, 1},
-		// windows of three tasks: half the limit is 3/4 of a source's index
-		{"two windows", expected * 2 * 3 / 4, 2},
+		// windows of three tasks: the expected fill is 3/4 of a source's index
+		{"two windows", expected, 2},
 	} {
 		for _, jobs := range []int{1, 2, 3} {
 			what := fmt.Sprintf("%s, -j %d", c.name, jobs)

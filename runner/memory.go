@@ -38,24 +38,22 @@ const (
 	// once: the file's values, the experiment's, and one per table or
 	// view being written.
 	axisCopies = 8
-	// xlsxCellBytes is the XML one cell of a view's sheet takes in
-	// excelize's stream writer, its row's markup shared; xlsxSheetBytes the
-	// most that writer keeps of one sheet in memory (its 16 MiB chunk in a
-	// buffer that may double), xlsxBytes its workbook, styles and zip.
-	// xlsxPackBytes is the most that packing one table holds besides its
-	// sheet's XML: the row encoder's buffer and the file's. The XML is
-	// held in pieces of xlsxPieceBytes: one being filled, and two per
-	// compressing goroutine (one in, and its output with the compressor's
-	// state).
-	// xlsxTableCellBytes is the most XML one cell of a table takes,
-	// xlsxRowBytes one row's markup.
-	xlsxCellBytes      = 32
+	// xlsxBytes is the workbook around its sheets' rows: excelize's
+	// parts, styles and zip. xlsxPackBytes is the most that packing one
+	// table or view holds besides its sheet's XML: the row encoder's
+	// buffer and the file's. The XML is held in pieces of xlsxPieceBytes:
+	// one being filled, and two per compressing goroutine (one in, and its
+	// output with the compressor's state).
+	// xlsxTableCellBytes is the most XML one cell of a table or a view
+	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
+	// view's sheet keeps per block until it is written: the block's rows
+	// counted, and its page break.
 	xlsxTableCellBytes = 64
 	xlsxRowBytes       = 64
-	xlsxSheetBytes     = 32 << 20
 	xlsxBytes          = 4 << 20
 	xlsxPackBytes      = 1 << 20
 	xlsxPieceBytes     = 1 << 20
+	xlsxBlockBytes     = 64
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
@@ -74,6 +72,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(jobsFor(jobs))
 	views := results.ShowsViews(formats)
 	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
+	var blocks viewBlockSizes
 	var windows, window int64 // fault index windows, and the largest one's index
 	parts := e.Partitionings()
 	grids := e.Grids()
@@ -95,7 +94,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			windows, window = satmath.Add(windows, satmath.Mul(n, w)), max(window, each)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
-				viewsHeld = max(viewsHeld, viewBlockBytes(e, &g, p))
+				blocks.widen(e, &g, p)
 			}
 			outcomes = max(outcomes, outcomeBytes(e, &g, p))
 			decisions = satmath.Add(decisions, satmath.Mul(n, int64(len(g.StateRows)), int64(len(g.Probabilities))))
@@ -127,14 +126,19 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		}
 	}
 	// The workbook and the Markdown each make one block of a view at a
-	// time (runner.Views), at the same time.
+	// time (runner.Views), at the same time; the workbook one for each
+	// view sheet it packs at once.
 	var viewWriters int64
 	for _, f := range formats {
-		if f == results.FormatXLSX || f == results.FormatMD {
+		switch f {
+		case results.FormatXLSX:
 			viewWriters++
+			viewsHeld = satmath.Add(viewsHeld, blocks.largest(packedAtOnce()))
+		case results.FormatMD:
+			viewWriters++
+			viewsHeld = satmath.Add(viewsHeld, blocks.largest(1))
 		}
 	}
-	viewsHeld = satmath.Mul(viewWriters, viewsHeld)
 	// The summary sheet and the Markdown each hold the first decisions
 	// (results.MarkdownLimit/200 rows), the Markdown its document too.
 	summary := satmath.Mul(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
@@ -261,14 +265,30 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 	return satmath.Add(n, satmath.Mul(gm.ownTouched, prefix))
 }
 
-// viewBlockBytes bounds the largest block of the lesson's views of one
-// source of p periods: the failure × interval matrix, or a probability
-// block, or a cost or partition block, with its header and rows.
-func viewBlockBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
+// viewBlockSizes bound the largest block of each of the lesson's views,
+// over the sources: the recovery, the failure × interval matrix, the cost,
+// the probability and the partition blocks, each with its header and rows.
+type viewBlockSizes [5]int64
+
+// widen makes the sizes bound the blocks of a source of p periods too.
+func (b *viewBlockSizes) widen(e *experiment.Experiment, g *experiment.Grid, p int) {
 	n := g.IntervalCount(p)
-	cells := max(satmath.Mul(e.FailureCount(p), n+1), satmath.Mul(int64(len(g.Probabilities)), n+2), 7*n)
-	// a block's cells are numbers but for its first column
-	return satmath.Add(satmath.Mul(int64(unsafe.Sizeof(results.Value{})), cells), 2048)
+	cells := [5]int64{3 * n, satmath.Mul(e.FailureCount(p), n+1), 7 * n, satmath.Mul(int64(len(g.Probabilities)), n+2), 4 * n}
+	for i, c := range cells {
+		// a block's cells are numbers but for its first column
+		b[i] = max(b[i], satmath.Add(satmath.Mul(int64(unsafe.Sizeof(results.Value{})), c), 2048))
+	}
+}
+
+// largest bounds k blocks held at once, each of another view.
+func (b *viewBlockSizes) largest(k int64) int64 {
+	sizes := slices.Clone(b[:])
+	slices.Sort(sizes)
+	var n int64
+	for _, s := range sizes[len(sizes)-int(min(k, int64(len(sizes)))):] {
+		n = satmath.Add(n, s)
+	}
+	return n
 }
 
 // viewBytes bounds the lesson's views of one source of p periods: their
@@ -283,8 +303,12 @@ func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
 			satmath.Mul(int64(len(g.StateRows)), satmath.Add(7*n, satmath.Mul(int64(len(g.Probabilities)), n+2))), // cost and probability
 			satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                  // partition
 		))
-	blocks := satmath.Add(2, satmath.Add(satmath.Mul(2, int64(len(g.StateRows))), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
-	return satmath.Add(satmath.Mul(cell, cells), satmath.Mul(2048, blocks))
+	return satmath.Add(satmath.Mul(cell, cells), satmath.Mul(2048, viewBlocks(g)))
+}
+
+// viewBlocks is how many blocks the lesson's views have for one source.
+func viewBlocks(g *experiment.Grid) int64 {
+	return satmath.Add(2, satmath.Add(satmath.Mul(2, int64(len(g.StateRows))), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
@@ -325,24 +349,46 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 			breakevens = satmath.Add(breakevens, satmath.Mul(perSource, g.IntervalCount(p)))
 		}
 	}
-	// The four tables are packed a few at a time (results.MaxPackedAtOnce,
-	// or the cores if fewer): the largest of them at once.
-	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
-		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns))}
-	slices.Sort(packed)
-	n := int64(xlsxBytes)
-	for _, t := range packed[len(packed)-min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0), len(packed)):] {
-		n = satmath.Add(n, t)
-	}
-	// The five views, as sheets of their cells.
-	var viewCells int64
+	// The five views' sheets, each at most all the views' cells, and the
+	// blocks counted until they are written.
+	var viewCells, blocks int64
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
 			viewCells = satmath.Add(viewCells, satmath.Mul(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
+			blocks = satmath.Add(blocks, satmath.Mul(sizes[i][j].Sources, viewBlocks(&g)))
 		}
 	}
-	return satmath.Add(n, min(5*xlsxSheetBytes, satmath.Mul(viewCells, xlsxCellBytes)))
+	view := satmath.Add(xlsxPackBytes, min(pieces, satmath.Add(satmath.Mul(viewCells, xlsxTableCellBytes), satmath.Mul(blocks, 3*xlsxRowBytes))))
+	// The four tables and the views are packed a few at a time
+	// (results.MaxPackedAtOnce, or the cores if fewer): the largest of
+	// them at once.
+	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
+		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
+	slices.Sort(packed)
+	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes))
+	n = satmath.Add(n, decisionMapBytes(e))
+	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
+		n = satmath.Add(n, t)
+	}
+	return n
 }
+
+// decisionMapBytes bounds the summary sheet's decision maps: one for
+// each of the first few sources (results.SummaryMaps), each of every
+// state rows and probability value of the experiment at most, with a
+// cell per pair.
+func decisionMapBytes(e *experiment.Experiment) int64 {
+	const valueBytes = int64(unsafe.Sizeof(results.Value{})) + 96 // and its place in a map
+	var n int64
+	for _, g := range e.Grids() {
+		sr, p := int64(len(g.StateRows)), int64(len(g.Probabilities))
+		n = satmath.Add(n, satmath.Add(satmath.Mul(sr, satmath.Add(valueBytes+24, 4*p)), satmath.Mul(p, valueBytes)))
+	}
+	return satmath.Mul(results.SummaryMaps, n)
+}
+
+// packedAtOnce is how many tables and views the workbook packs at once.
+func packedAtOnce() int64 { return int64(min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0))) }
 
 // viewCellBytes is what a cell of a view holds: the value and its text.
 const viewCellBytes = int64(unsafe.Sizeof(results.Value{})) + 16

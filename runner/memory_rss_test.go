@@ -68,27 +68,14 @@ func TestMemoryBoundHolds(t *testing.T) {
 		t.Skip("needs GNU time (/usr/bin/time) to measure the program's own peak")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ckptlab")
-	if out, err := exec.Command("go", "build", "-o", bin, "ckptlab/cmd/ckptlab").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	memory := regexp.MustCompile(`(?m)^  memory +at most (\d+) MiB$`)
+	bin := buildProgram(t, dir)
 	for _, c := range memoryBench {
 		file := filepath.Join(dir, c.name+".yaml")
 		if err := os.WriteFile(file, []byte("name: "+c.name+"\n"+c.yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		for _, format := range c.formats {
-			plan, err := exec.Command(bin, "plan", "--format", format, file).Output()
-			if err != nil {
-				t.Fatalf("%s: plan: %v", c.name, err)
-			}
-			m := memory.FindSubmatch(plan)
-			if m == nil {
-				t.Fatalf("%s: plan prints no memory line:\n%s", c.name, plan)
-			}
-			bound, _ := strconv.ParseInt(string(m[1]), 10, 64)
-			peak := peakOf(t, dir, time, bin, "run", "-q", "--format", format, "-o", filepath.Join(dir, "out"), file)
+			peak, bound := peakAndBound(t, dir, time, bin, file, format)
 			t.Logf("%-8s %-4s peak %4d MiB, plan says at most %4d MiB", c.name, format, peak>>20, bound)
 			if peak > bound<<20 {
 				t.Errorf("%s as %s: peak resident memory %d MiB, more than the %d MiB plan prints",
@@ -102,12 +89,67 @@ func TestMemoryBoundHolds(t *testing.T) {
 	}
 }
 
+// BenchmarkMemoryBoundLarge runs the 2M-row workbook of bench/README.md
+// (largeWorkbookYAML, as CSV and XLSX) under GNU time, too long a run for
+// TestMemoryBoundHolds, and reports its peak resident memory and plan's
+// figure; it fails when the figure is below the peak.
+func BenchmarkMemoryBoundLarge(b *testing.B) {
+	time, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		b.Skip("needs GNU time (/usr/bin/time) to measure the program's own peak")
+	}
+	dir := b.TempDir()
+	bin := buildProgram(b, dir)
+	file := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(file, []byte(largeWorkbookYAML), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		peak, bound := peakAndBound(b, dir, time, bin, file, "csv,xlsx")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
+		b.ReportMetric(float64(bound), "plan-MiB")
+		if peak > bound<<20 {
+			b.Errorf("peak resident memory %d MiB, more than the %d MiB plan prints", (peak+1<<20-1)>>20, bound)
+		}
+	}
+}
+
+// buildProgram builds ckptlab into dir.
+func buildProgram(tb testing.TB, dir string) string {
+	tb.Helper()
+	bin := filepath.Join(dir, "ckptlab")
+	if out, err := exec.Command("go", "build", "-o", bin, "ckptlab/cmd/ckptlab").CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// planMemory is plan's memory line.
+var planMemory = regexp.MustCompile(`(?m)^  memory +at most (\d+) MiB$`)
+
+// peakAndBound returns the peak resident memory, in bytes, of a run of the
+// experiment file in the given formats, and the figure plan prints for
+// it, in MiB.
+func peakAndBound(tb testing.TB, dir, time, bin, file, format string) (peak, bound int64) {
+	tb.Helper()
+	plan, err := exec.Command(bin, "plan", "--format", format, file).Output()
+	if err != nil {
+		tb.Fatalf("%s: plan: %v", file, err)
+	}
+	m := planMemory.FindSubmatch(plan)
+	if m == nil {
+		tb.Fatalf("%s: plan prints no memory line:\n%s", file, plan)
+	}
+	bound, _ = strconv.ParseInt(string(m[1]), 10, 64)
+	return peakOf(tb, dir, time, bin, "run", "-q", "--format", format, "-o", filepath.Join(dir, "out"), file), bound
+}
+
 // peakOf runs the program under GNU time and returns its peak resident
 // memory. A process this test starts itself inherits the test's own
 // high-water mark (Linux keeps it across exec), above the figures of
 // small runs; GNU time starts the program from a small process of its own
 // and reports the program's peak alone.
-func peakOf(t *testing.T, dir, time, bin string, args ...string) int64 {
+func peakOf(t testing.TB, dir, time, bin string, args ...string) int64 {
 	t.Helper()
 	report := filepath.Join(dir, "maxrss")
 	run := exec.Command(time, append([]string{"-f", "%M", "-o", report, bin}, args...)...)

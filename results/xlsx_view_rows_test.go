@@ -1,0 +1,106 @@
+package results
+
+import (
+	"fmt"
+	"iter"
+	"math"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// streamViewByExcelize writes a view's blocks as the workbook did before
+// it wrote them itself: each piece of a block that fits with
+// viewSheet.block, a SetRow of excelize's stream writer per row, and the
+// page breaks where they fall. It is the reference the workbook's blocks
+// are held to.
+func streamViewByExcelize(b *workbook, sw *excelize.StreamWriter, rows viewRows) error {
+	vs := viewSheet{b: b, name: rows.v.Name, sw: sw, printed: true}
+	return rows.lay(b.ctx, sw.InsertPageBreak, vs.block)
+}
+
+// hostileViews are views of every shape a view sheet takes: many blocks
+// (page breaks), blocks without rows or columns, rows of every kind of
+// cell, marked cells, interval columns of numbers and none, a block of
+// more rows than a page, a view with no block, and views made by Each.
+func hostileViews() []View {
+	ht := hostileTable()
+	var hostile [][]Value
+	for r := range ht.Rows {
+		hostile = append(hostile, append([]Value(nil), r...))
+	}
+	cols := []Column{{Name: "interval", Kind: Text}, {Name: "checkpoints", Kind: Int},
+		{Name: "expected total", Kind: Float, Decimals: 1}, {Name: "share", Kind: Float, Decimals: -1}}
+	block := func(i, rows int) Block {
+		blk := Block{Title: fmt.Sprintf("seed %d, state rows %d", i, i*25), Columns: cols}
+		for r := range rows {
+			interval := TextValue("none")
+			if r > 0 {
+				interval = TextValue(fmt.Sprint(r))
+			}
+			blk.Rows = append(blk.Rows, []Value{interval, IntValue(int64(12 / max(r, 1))),
+				FloatValue(float64(i*25) + 2200.0/float64(r+3)), FloatValue(math.Sqrt(float64(i + r)))})
+		}
+		if rows > 0 {
+			blk.Marked = [][2]int{{i % rows, 2}}
+		}
+		return blk
+	}
+	many := func(yield func(Block) bool) {
+		for i := range 300 {
+			if !yield(block(i, i%7)) {
+				return
+			}
+		}
+	}
+	return []View{
+		{Name: "recovery", Title: "One block", Blocks: []Block{block(1, 6)}},
+		{Name: "matrix", Title: "Hostile cells <&>", Blocks: []Block{
+			{Title: " lead & <trail> ", Columns: ht.Columns, Rows: hostile, Marked: [][2]int{{0, 2}, {3, 5}, {4, 0}}},
+			{Title: "no rows", Columns: cols},
+			{Title: "no columns"},
+			block(2, 60),
+		}},
+		{Name: "cost", Title: "Many blocks", Each: iter.Seq[Block](many)},
+		{Name: "probability", Title: "No block"},
+		{Name: "partition", Title: "A long block", Each: func(yield func(Block) bool) {
+			_ = yield(block(3, 2500)) && yield(block(4, 3))
+		}},
+	}
+}
+
+// TestViewRowsMatchExcelize holds the blocks the workbook writes into view
+// sheets to excelize's stream writer: every part of the package,
+// uncompressed, the same byte for byte, with every block on its sheet and
+// with sheets too short for them (cut blocks, a note, blocks left out).
+func TestViewRowsMatchExcelize(t *testing.T) {
+	set := Set{
+		Name:     "views",
+		Grid:     scaleGrid(30),
+		Failures: hostileTable(),
+		Views:    hostileViews(),
+		Config:   []Setting{{Key: "name", Value: "views"}},
+		Version:  "test",
+	}
+	for _, sheetRows := range []int{0, 40, 1000} {
+		ours := zipParts(t, xlsxWriter{sheetRows: sheetRows}, set)
+		theirs := zipParts(t, xlsxWriter{sheetRows: sheetRows, streamViews: streamViewByExcelize}, set)
+		if len(ours) != len(theirs) {
+			t.Fatalf("sheet rows %d: the workbook has %d parts, excelize's %d", sheetRows, len(ours), len(theirs))
+		}
+		for name, want := range theirs {
+			got, ok := ours[name]
+			switch {
+			case !ok:
+				t.Errorf("sheet rows %d: the workbook lacks %s", sheetRows, name)
+			case got != want:
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("sheet rows %d: %s differs from excelize's at byte %d:\n got %q\nwant %q", sheetRows, name, i,
+					got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
+			}
+		}
+	}
+}

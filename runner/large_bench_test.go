@@ -1,0 +1,45 @@
+package runner
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ckptlab/results"
+	"ckptlab/runner/experiment"
+)
+
+// largeWorkbookExperiment is the 2M-row workbook of bench/README.md: the
+// lesson over state_rows {from: 0, to: 2000000, step: 25}, 80,001 values,
+// 1,920,024 grid rows and as many cost and probability blocks as values.
+func largeWorkbookExperiment(tb testing.TB) *experiment.Experiment {
+	file := filepath.Join(tb.TempDir(), "big.yaml")
+	if err := os.WriteFile(file, []byte(largeWorkbookYAML), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	e, err := experiment.Load(file, experiment.Overrides{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// largeWorkbookYAML is the experiment file of the 2M-row workbook.
+const largeWorkbookYAML = "name: big\nstate_rows: {from: 0, to: 2000000, step: 25}\n"
+
+// BenchmarkLargeWorkbook writes the 2M-row workbook to io.Discard from an
+// evaluated result.
+func BenchmarkLargeWorkbook(b *testing.B) {
+	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := res.Set([]string{"xlsx"})
+	for b.Loop() {
+		if err := results.WriteXLSX(io.Discard, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
