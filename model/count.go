@@ -335,6 +335,11 @@ func (c *counter) faulted(i int) {
 // slice headers.
 const touchedWorkers = 1 << 14
 
+// FaultScratchBytes is the most a count of a source with faults holds
+// besides what a count without them does: one block's bits and the
+// touched workers' rows' headers.
+const FaultScratchBytes = faultBlock/8 + 24*touchedWorkers
+
 // addLost is c.t.addLost(c.workers, c.lostRows), the rows of the workers
 // touched before found through c.touched.
 func (c *counter) addLost() {
