@@ -317,10 +317,14 @@ func TestFastMod(t *testing.T) {
 }
 
 // TestNameHashes checks the shared-prefix hashing of subscriber names
-// against TraceID of SubscriberName, across A009/A010, A099/A100 and
-// A999/A1000 and in ranges that start and end mid-ten.
+// against TraceID of SubscriberName: across A009/A010, A099/A100,
+// A999/A1000 and every later name that gains a digit up to A1000000001, over
+// twelve thousand names in a row, and in ranges that start and end mid-ten.
 func TestNameHashes(t *testing.T) {
-	for _, r := range [][2]int{{0, 25}, {3, 4}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}} {
+	for _, r := range [][2]int{
+		{0, 25}, {3, 4}, {9, 10}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}, {0, 12000},
+		{99_985, 100_013}, {999_990, 1_000_003}, {9_999_989, 10_000_021}, {99_999_998, 100_000_000}, {999_999_999, 1_000_000_010},
+	} {
 		got := appendNameHashes(nil, r[0], r[1])
 		if len(got) != r[1]-r[0] {
 			t.Fatalf("%v: %d hashes", r, len(got))
