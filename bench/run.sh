@@ -15,6 +15,11 @@ go build -o "$bin" ./cmd/ckptlab
 echo '== The floor: drawing the 10^6 x 120 records of the scale experiment, one core'
 go test -run '^$' -bench 'FloorDraw' -benchtime 5x -cpu 1 ./model
 
+echo '== Binning once and folding: the floor and Count on 10^8 names, one core; then 10^9 end to end'
+go test -run '^$' -bench 'Fold' -benchtime 5x -cpu 1 ./model
+/usr/bin/time -v "$bin" run -q --format csv -o "$out/n1e9" --set subscribers=1000000000 experiments/scale.yaml 2>&1 >/dev/null |
+	grep -E 'User time|Elapsed|Maximum resident'
+
 echo '== Counting, one core (BenchmarkScan, the per-record reference, takes minutes: run it alone)'
 go test -run '^$' -bench '^BenchmarkCount$' -benchtime 5x -cpu 1 ./model
 

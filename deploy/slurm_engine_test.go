@@ -243,9 +243,10 @@ func TestSlurmEngine(t *testing.T) {
 	})
 
 	t.Run("resume", func(t *testing.T) {
-		// 2·10^8 subscribers: a shard counts for about a second, long
-		// enough to be cancelled while it runs.
-		set := []string{"--set", "subscribers=200000000"}
+		// 5·10^8 subscribers over seven worker counts that share no small
+		// multiple, so that they are binned in four groups: a shard counts
+		// for about a second, long enough to be cancelled while it runs.
+		set := []string{"--set", "subscribers=500000000", "--set", "workers=[61, 67, 71, 73, 79, 83, 89]"}
 		out := filepath.Join(work, "out-resume")
 		shardDir := filepath.Join(out, "scale", "shards")
 		env := []string{path, "OUT=" + out}

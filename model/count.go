@@ -3,7 +3,6 @@ package model
 import (
 	"math/bits"
 	"slices"
-	"strconv"
 	"sync"
 )
 
@@ -142,11 +141,7 @@ func (c *counter) cleanChunk(lo, hi int) {
 	t := c.t
 	t.subs += int64(hi - lo)
 	if c.byName {
-		if cap(c.hashes) < hi-lo { // made once at its size, not grown
-			c.hashes = make([]uint32, 0, hi-lo)
-		}
-		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
-		c.bins = c.fold.bin(t, c.hashes, c.fastmod, c.bins)
+		c.binNames(lo, hi)
 	}
 	if c.draws > 0 {
 		clear(c.regions)
@@ -340,6 +335,11 @@ func (c *counter) faulted(i int) {
 // slice headers.
 const touchedWorkers = 1 << 14
 
+// FaultScratchBytes is the most a count of a source with faults holds
+// besides what a count without them does: one block's bits and the
+// touched workers' rows' headers.
+const FaultScratchBytes = faultBlock/8 + 24*touchedWorkers
+
 // addLost is c.t.addLost(c.workers, c.lostRows), the rows of the workers
 // touched before found through c.touched.
 func (c *counter) addLost() {
@@ -398,23 +398,24 @@ func appendSubscriberName(dst []byte, i int) []byte {
 	return append(dst, digits[k:]...)
 }
 
-// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
-// The name of i is "A", then (i+1)/10 in at least two digits, then the
-// last digit of i+1; ten names in a row share all but the last byte, so the
-// hash of that prefix is computed once for them.
+// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1,
+// ten names at a time (namePrefix).
 func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
-	var prefix []byte
-	for n := lo + 1; n <= hi; {
-		prefix = append(prefix[:0], 'A')
-		if tens := n / 10; tens < 10 {
-			prefix = append(prefix, '0', byte('0'+tens))
-		} else {
-			prefix = strconv.AppendInt(prefix, int64(tens), 10)
+	if lo >= hi {
+		return dst
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, hi-lo)[:start+hi-lo]
+	out := dst[start:]
+	var p namePrefix
+	p.set((lo + 1) / 10)
+	for i, n := 0, lo+1; i < len(out); p.next() {
+		h, d := p.hash(), n%10
+		ten := out[i:min(len(out), i+10-d)]
+		for k := range ten {
+			ten[k] = (h ^ uint32('0'+d+k)) * 16777619
 		}
-		h := traceIDBytes(prefix)
-		for d := n % 10; d < 10 && n <= hi; d, n = d+1, n+1 {
-			dst = append(dst, (h^uint32('0'+d))*16777619)
-		}
+		i, n = i+len(ten), n+len(ten)
 	}
 	return dst
 }

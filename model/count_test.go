@@ -243,8 +243,8 @@ func TestFaultIndexAcrossBuckets(t *testing.T) {
 	}
 }
 
-// TestFaultIndexLimit checks that an index is refused above its limit and
-// that its bound holds what it took.
+// TestFaultIndexLimit checks that an index is refused above its limit,
+// made at its bound, and that the bound holds what it took.
 func TestFaultIndexLimit(t *testing.T) {
 	src := Source{Seed: 9, Subscribers: 5000, Periods: 30, Missing: 3000, Duplicates: 2000}
 	bound := src.FaultIndexBytes(0, src.Subscribers)
@@ -258,9 +258,6 @@ func TestFaultIndexLimit(t *testing.T) {
 	}
 	if got := src.IndexFaults(0, src.Subscribers, size-1); got != nil {
 		t.Errorf("an index of %d bytes made under a limit of %d", size, size-1)
-	}
-	if got := src.IndexFaults(0, src.Subscribers, size); got == nil {
-		t.Errorf("an index of %d bytes refused at a limit of %d", size, size)
 	}
 }
 
@@ -320,10 +317,14 @@ func TestFastMod(t *testing.T) {
 }
 
 // TestNameHashes checks the shared-prefix hashing of subscriber names
-// against TraceID of SubscriberName, across A009/A010, A099/A100 and
-// A999/A1000 and in ranges that start and end mid-ten.
+// against TraceID of SubscriberName: across A009/A010, A099/A100,
+// A999/A1000 and every later name that gains a digit up to A1000000001, over
+// twelve thousand names in a row, and in ranges that start and end mid-ten.
 func TestNameHashes(t *testing.T) {
-	for _, r := range [][2]int{{0, 25}, {3, 4}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}} {
+	for _, r := range [][2]int{
+		{0, 25}, {3, 4}, {9, 10}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}, {0, 12000},
+		{99_985, 100_013}, {999_990, 1_000_003}, {9_999_989, 10_000_021}, {99_999_998, 100_000_000}, {999_999_999, 1_000_000_010},
+	} {
 		got := appendNameHashes(nil, r[0], r[1])
 		if len(got) != r[1]-r[0] {
 			t.Fatalf("%v: %d hashes", r, len(got))
@@ -348,6 +349,34 @@ func TestStateRange(t *testing.T) {
 			if s > 0 && drawOf(uint32(s-1), n) >= g {
 				t.Errorf("n %v, g %d: state %d before the threshold draws %d", n, g, s-1, drawOf(uint32(s-1), n))
 			}
+		}
+	}
+}
+
+// TestFaultIndexDrawnAtOnce draws an index's two sequences on two
+// goroutines at once, each sequence on either, and counts from it (under
+// the race detector too).
+func TestFaultIndexDrawnAtOnce(t *testing.T) {
+	src := Source{Seed: 12, Subscribers: 30000, Periods: 12, Missing: 20000, Duplicates: 15000}
+	parts := []Partitioning{{BySubscriber, 7}, {ByType, 2}}
+	want := NewTally(src.Periods, parts)
+	src.Count(want, 0, src.Subscribers)
+	for swap := range 2 {
+		f := src.NewFaultIndex(0, src.Subscribers)
+		limit := src.FaultIndexBytes(0, src.Subscribers)
+		here, there := f.DrawMissing, f.DrawDuplicates
+		if swap == 1 {
+			here, there = there, here
+		}
+		done := make(chan bool)
+		go func() { done <- there(limit) }()
+		if !here(limit) || !<-done {
+			t.Fatal("refused at its bound")
+		}
+		got := NewTally(src.Periods, parts)
+		f.Count(got, 0, src.Subscribers)
+		if !sameTally(want, got) {
+			t.Errorf("drawn at once: %+v, counted %+v", got.Drops(), want.Drops())
 		}
 	}
 }

@@ -17,10 +17,13 @@ import "slices"
 // to 1024), then neighbouring groups under the least common multiple of
 // theirs while that stays at most foldBins and costs less. A group of one
 // worker count, and any group whose folds would cost more than binning its
-// chunk once per worker count, bins directly as before.
+// chunk once per worker count, bins directly as before. A plan of one group
+// bins each name as it hashes it, without storing the chunk's hashes.
+// Each goroutine makes the plan once for its partitionings (scratchPool).
 
 // foldBins is the most bins a group is binned into: 128 KiB of counts, per
-// goroutine that counts.
+// goroutine that counts. A bin counts the names of one chunk, at most
+// cleanChunk, so 32 bits hold it.
 const foldBins = 1 << 15
 
 // FoldBytes is the memory a Count holds to fold, in bytes, beside the name
@@ -62,14 +65,24 @@ func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 		}
 	}
 	slices.Sort(ws)
+	plan.groups = mergeNeighbours(underMultiples(ws, byWorkers), n)
+	for i := range plan.groups {
+		plan.groups[i].m = ^uint64(0)/uint64(plan.groups[i].l) + 1
+	}
+	return plan
+}
 
-	// Each worker count, from the largest, joins the group of the smallest
-	// larger count it divides that heads a group, or heads one.
-	head := make([]int, len(ws)) // group of ws[i] if it heads one, else -1
+// underMultiples groups the worker counts ws, distinct and increasing,
+// each with its partitionings: each count, from the largest, joins the
+// group of the smallest larger count that it divides and that heads a
+// group of at most foldBins bins, or heads a group of its own. The groups
+// are returned from the smallest head. It costs O(min(len(ws), foldBins/w))
+// steps per count w.
+func underMultiples(ws []int, byWorkers map[int][]int) []foldGroup {
+	head := make([]int, len(ws)) // the group ws[i] heads, or -1
 	var groups []foldGroup
 	for i := len(ws) - 1; i >= 0; i-- {
-		w := ws[i]
-		g := -1
+		w, g := ws[i], -1
 		if larger := ws[i+1:]; len(larger) <= foldBins/w {
 			for k, v := range larger {
 				if v > foldBins {
@@ -96,27 +109,29 @@ func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 		head[i] = len(groups)
 		groups = append(groups, foldGroup{l: w, parts: slices.Clone(byWorkers[w])})
 	}
-
-	// Neighbouring groups, from the smallest, merge under the least common
-	// multiple of theirs when that costs less.
 	slices.Reverse(groups)
+	return groups
+}
+
+// mergeNeighbours merges neighbouring groups, from the smallest, under the
+// least common multiple of theirs when it has at most foldBins bins and
+// binning chunks of n subscribers costs less so.
+func mergeNeighbours(groups []foldGroup, n int) []foldGroup {
+	var out []foldGroup
 	for _, g := range groups {
-		if k := len(plan.groups) - 1; k >= 0 {
-			last := plan.groups[k]
+		if k := len(out) - 1; k >= 0 {
+			last := out[k]
 			if l := lcm(last.l, g.l); l <= foldBins {
 				merged := foldGroup{l: l, parts: append(slices.Clip(last.parts), g.parts...)}
 				if merged.cost(n) < last.cost(n)+g.cost(n) {
-					plan.groups[k] = merged
+					out[k] = merged
 					continue
 				}
 			}
 		}
-		plan.groups = append(plan.groups, g)
+		out = append(out, g)
 	}
-	for i := range plan.groups {
-		plan.groups[i].m = ^uint64(0)/uint64(plan.groups[i].l) + 1
-	}
-	return plan
+	return out
 }
 
 // lcm returns the least common multiple of a and b, or foldBins+1 when it
@@ -148,43 +163,97 @@ func (g *foldGroup) cost(n int) int {
 	return len(g.parts) * n
 }
 
-// bin adds the name hashes of a chunk to the subscribers per worker of
-// every partitioning by subscriber, group by group; buf holds the bins of a
-// group that folds and is returned, grown if it had to be.
-func (plan *foldPlan) bin(t *Tally, hashes []uint32, fastmod []uint64, buf []uint32) []uint32 {
+// binNames adds the subscribers of a chunk, lo..hi-1, to the subscribers
+// per worker of every partitioning by subscriber. A plan of one group
+// that folds bins each name as it hashes it; any other plan makes the
+// chunk's hashes first and bins them group by group.
+func (c *counter) binNames(lo, hi int) {
+	t, plan := c.t, c.fold
 	for _, p := range plan.ones {
-		t.workerSubs[p][0] += int64(len(hashes))
+		t.workerSubs[p][0] += int64(hi - lo)
 	}
-	for g := range plan.groups {
-		g := &plan.groups[g]
-		if !g.folds(len(hashes)) {
-			for _, p := range g.parts {
-				subs, m, w := t.workerSubs[p], fastmod[p], uint64(len(t.workerSubs[p]))
-				for _, h := range hashes {
-					subs[mod(h, m, w)]++
-				}
-			}
-			continue
+	switch {
+	case len(plan.groups) == 0:
+	case len(plan.groups) == 1 && plan.groups[0].folds(hi-lo):
+		g := &plan.groups[0]
+		bins := c.foldBins(g.l)
+		binNameHashes(bins, g, lo, hi)
+		g.fold(t, bins)
+	default:
+		if cap(c.hashes) < hi-lo { // made once at its size, not grown
+			c.hashes = make([]uint32, 0, hi-lo)
 		}
-		if cap(buf) < g.l {
-			buf = make([]uint32, g.l)
+		c.hashes = appendNameHashes(c.hashes[:0], lo, hi)
+		for g := range plan.groups {
+			c.binGroup(&plan.groups[g], c.hashes)
 		}
-		bins := buf[:g.l]
-		clear(bins)
-		if mask := uint32(g.l - 1); g.l&(g.l-1) == 0 { // a power of two, as most worker sweeps
+	}
+}
+
+// foldBins returns l cleared bins.
+func (c *counter) foldBins(l int) []uint32 {
+	if cap(c.bins) < l {
+		c.bins = make([]uint32, l)
+	}
+	bins := c.bins[:l]
+	clear(bins)
+	return bins
+}
+
+// binGroup adds hashes to the subscribers per worker of the group's
+// partitionings: binned once by g.l and folded, or binned for each when
+// folding costs more.
+func (c *counter) binGroup(g *foldGroup, hashes []uint32) {
+	if !g.folds(len(hashes)) {
+		for _, p := range g.parts {
+			subs, m, w := c.t.workerSubs[p], c.fastmod[p], uint64(len(c.t.workerSubs[p]))
 			for _, h := range hashes {
-				bins[h&mask]++
+				subs[mod(h, m, w)]++
+			}
+		}
+		return
+	}
+	bins := c.foldBins(g.l)
+	if mask := uint32(g.l - 1); g.l&(g.l-1) == 0 { // a power of two, as most worker sweeps
+		for _, h := range hashes {
+			bins[h&mask]++
+		}
+	} else {
+		for _, h := range hashes {
+			bins[mod(h, g.m, uint64(g.l))]++
+		}
+	}
+	g.fold(c.t, bins)
+}
+
+// binNameHashes adds to bins, g.l of them, the names of subscribers
+// lo..hi-1, each by its TraceID mod g.l, hashing them as appendNameHashes.
+func binNameHashes(bins []uint32, g *foldGroup, lo, hi int) {
+	var p namePrefix
+	p.set((lo + 1) / 10)
+	mask, pow2 := uint32(g.l-1), g.l&(g.l-1) == 0
+	for n := lo + 1; n <= hi; p.next() {
+		h, d := p.hash(), n%10
+		end := min(10, d+hi-n+1) // last digits d..end-1 of this ten
+		n += end - d
+		if pow2 {
+			for ; d < end; d++ {
+				bins[((h^uint32('0'+d))*16777619)&mask]++
 			}
 		} else {
-			for _, h := range hashes {
-				bins[mod(h, g.m, uint64(g.l))]++
+			for ; d < end; d++ {
+				bins[mod((h^uint32('0'+d))*16777619, g.m, uint64(g.l))]++
 			}
 		}
-		for _, p := range g.parts {
-			fold(t.workerSubs[p], bins)
-		}
 	}
-	return buf
+}
+
+// fold adds bins, the chunk's subscribers per bin of g.l, to the
+// subscribers per worker of the group's partitionings.
+func (g *foldGroup) fold(t *Tally, bins []uint32) {
+	for _, p := range g.parts {
+		fold(t.workerSubs[p], bins)
+	}
 }
 
 // fold adds bins, the counts of a binning by a multiple of len(subs), to

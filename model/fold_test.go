@@ -43,6 +43,7 @@ func TestFoldPlan(t *testing.T) {
 		{"other keys apart", []Partitioning{{ByRegion, 4}, {BySubscriber, 6}, {ByType, 2}, {BySubscriber, 3}}, nil, []int{6}, [][]int{{1, 3}}},
 		{"multiple past foldBins", bySubscriber(181, 191), nil, []int{181, 191}, [][]int{{0}, {1}}},
 		{"divisor chains past foldBins", bySubscriber(2, 181, 191, 362, 382), nil, []int{362, 382}, [][]int{{3, 1, 0}, {4, 2}}},
+		{"primes, merged in pairs", bySubscriber(61, 67, 71, 73, 79, 83, 89), nil, []int{61 * 67, 71 * 73, 79 * 83, 89}, [][]int{{0, 1}, {2, 3}, {4, 5}, {6}}},
 		{"too many bins", bySubscriber(50000, 100000, 25000), nil, []int{25000, 50000, 100000}, [][]int{{2}, {0}, {1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -80,7 +80,8 @@ func scaleY(c Chart) (s yScale, ok bool) {
 		return yScale{}, false
 	}
 	// A line whose highest point is only a little above the top is drawn
-	// whole: the top rises to the highest of them.
+	// whole: the top rises to the highest of them, as far as the next
+	// round number within yCutAbove of it.
 	near := s.top
 	for j := 1; j < len(cols); j++ {
 		var hi float64
@@ -91,7 +92,9 @@ func scaleY(c Chart) (s yScale, ok bool) {
 			near = max(near, hi)
 		}
 	}
-	s.top = niceCeil(near)
+	if raised := niceCeil(near); raised <= yCutAbove*s.top {
+		s.top = raised
+	}
 	for j := 1; j < len(cols); j++ {
 		var hi Value
 		for i, r := range c.Data.Rows {

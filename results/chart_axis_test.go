@@ -78,6 +78,14 @@ func TestScaleY(t *testing.T) {
 			},
 			rec: "interval 4", whole: true, top: 1500, cut: []string{"interval none"},
 		},
+		{
+			name:  "a line a little above the top, but past the next round number: cut",
+			names: []string{"interval none", "interval 61", "interval 18"},
+			lines: map[string][]float64{
+				"interval none": {0, 60e6}, "interval 61": {1e6, 30.7e6}, "interval 18": {7e6, 14.06e6},
+			},
+			rec: "interval none", top: 25e6, cut: []string{"interval none", "interval 61"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := lineChart(tc.names, tc.lines, tc.rec, tc.whole)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // loCSVFilter is LibreOffice's CSV export filter with options: comma,
@@ -166,9 +167,38 @@ func TestLibreOfficeImportsTheCharts(t *testing.T) {
 		`chart:label-cell-address="charts.B3:charts.B3"`,
 		`chart:values-cell-range-address="charts.G4:charts.G8"`,
 		`chart:label-cell-address="charts.G3:charts.G3"`,
+		// the y axis stops at 1,500, cutting interval 1's 2,400
+		`chart:minimum="0" chart:maximum="1500"`,
+		// the break-even marks, from their table under the figures, each
+		// point with its label
+		`chart:values-cell-range-address="charts.B11:charts.B12" chart:label-cell-address="charts.C10:charts.C10" chart:class="chart:scatter"><chart:domain table:cell-range-address="charts.A11:charts.A12"/>`,
+		`<text:span>p = 11/18: none → 6</text:span>`,
+		`<text:span>p = 11/12: 6 → 4</text:span>`,
 	} {
 		if !strings.Contains(chart, want) {
 			t.Errorf("LibreOffice's chart lacks %s", want)
 		}
+	}
+}
+
+// TestLibreOfficeReadsTheWorkersLogAxis checks that LibreOffice reads the
+// x axis of a sweep to 32 workers as logarithmic.
+func TestLibreOfficeReadsTheWorkersLogAxis(t *testing.T) {
+	e := experiment.Lesson("workers")
+	e.Workers = []int{1, 2, 4, 8, 16, 32}
+	book := filepath.Join(t.TempDir(), "workers.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, evaluatedSet(t, e), 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(soffice(t, "ods", book), "workers.ods"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := zipEntry(t, data, "Object 4/content.xml") // what-if, expected total, saw-tooth, workers
+	if !strings.Contains(chart, "against workers") {
+		t.Fatal("Object 4 is not the workers chart")
+	}
+	if !strings.Contains(chart, `chart:logarithmic="true"`) {
+		t.Error("LibreOffice reads the workers axis as even, want logarithmic")
 	}
 }

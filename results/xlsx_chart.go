@@ -68,68 +68,89 @@ func (b *workbook) writeCharts(charts []Chart) error {
 	if err != nil {
 		return err
 	}
-	chartCol := columnName(cols + 2)
-	pages := pager{rows: layout.rows}
-	var anchored []anchoredChart
-	row := 1
+	cs := chartsSheet{vs: vs, wrap: wrap, noteChars: noteChars, chartCol: columnName(cols + 2),
+		pages: pager{rows: layout.rows}, row: 1}
 	for i, c := range charts {
-		if s, ok := scaleY(c); ok {
-			c.Note = strings.TrimSpace(c.Note + " " + s.note())
-		}
-		if len(c.Marks) > 0 {
-			c.Note = strings.TrimSpace(c.Note + " " + marksNote)
-		}
-		lines := 0
-		if c.Note != "" {
-			lines = int(math.Ceil(float64(len(c.Note)) / noteChars))
-		}
-		tableRows := len(c.Data.Rows) + 1
-		marksTop := 0 // the header row of the table of marks
-		if len(c.Marks) > 0 {
-			marksTop = tableRows + 1
-			tableRows += 1 + len(c.Marks) + 1
-		}
-		height := 1 + lines + max(tableRows, chartRows) + 1
-		if pages.place(height) && i > 0 {
-			if err := sw.InsertPageBreak(cellName(1, row)); err != nil {
-				return err
-			}
-		}
-		if err := vs.title(row, c.Data.Title, blockStyle); err != nil {
+		if err := cs.add(c, i == 0); err != nil {
 			return err
 		}
-		row++
-		if c.Note != "" {
-			if err := sw.SetRow(cellName(1, row), []any{excelize.Cell{StyleID: wrap, Value: c.Note}},
-				excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
-				return err
-			}
-			if err := sw.MergeCell(cellName(1, row), chartCol+fmt.Sprint(row)); err != nil {
-				return err
-			}
-			row++
-		}
-		blk := c.Data
-		blk.Title = ""
-		if err := vs.table(row, blk); err != nil {
-			return fmt.Errorf("sheet %s: %w", sheet, err)
-		}
-		if marksTop > 0 {
-			marksTop += row
-			if err := vs.table(marksTop, marksBlock(c)); err != nil {
-				return fmt.Errorf("sheet %s: %w", sheet, err)
-			}
-		}
-		anchored = append(anchored, anchoredChart{chartCol + fmt.Sprint(row), chartOf(sheet, c, row, marksTop), cacheOf(c)})
-		row += max(tableRows, chartRows) + 1
 	}
-	for _, c := range anchored {
+	for _, c := range cs.anchored {
 		if err := b.f.AddChart(sheet, c.cell, c.chart); err != nil {
 			return fmt.Errorf("sheet %s: chart at %s: %w", sheet, c.cell, err)
 		}
 		b.charts = append(b.charts, c.cache)
 	}
 	return sw.Flush()
+}
+
+// chartsSheet is the charts sheet as it is written, chart by chart.
+type chartsSheet struct {
+	vs        viewSheet
+	wrap      int     // the style of a note
+	noteChars float64 // the characters a line of a note holds
+	chartCol  string  // the column charts are anchored in
+	pages     pager
+	row       int // the next row free
+	anchored  []anchoredChart
+}
+
+// add writes a chart's title, its note (with where the y axis stops and
+// what the marks are), the table of its figures and, under it, the table
+// of its marks; the chart is anchored beside them, on a new page where
+// they do not fit on this one.
+func (cs *chartsSheet) add(c Chart, first bool) error {
+	vs, sw := cs.vs, cs.vs.sw
+	if s, ok := scaleY(c); ok {
+		c.Note = strings.TrimSpace(c.Note + " " + s.note())
+	}
+	if len(c.Marks) > 0 {
+		c.Note = strings.TrimSpace(c.Note + " " + marksNote)
+	}
+	lines := 0
+	if c.Note != "" {
+		lines = int(math.Ceil(float64(len(c.Note)) / cs.noteChars))
+	}
+	tableRows := len(c.Data.Rows) + 1
+	marksTop := 0 // the header row of the table of marks
+	if len(c.Marks) > 0 {
+		marksTop = tableRows + 1
+		tableRows += 1 + len(c.Marks) + 1
+	}
+	height := 1 + lines + max(tableRows, chartRows) + 1
+	if cs.pages.place(height) && !first {
+		if err := sw.InsertPageBreak(cellName(1, cs.row)); err != nil {
+			return err
+		}
+	}
+	if err := vs.title(cs.row, c.Data.Title, blockStyle); err != nil {
+		return err
+	}
+	cs.row++
+	if c.Note != "" {
+		if err := sw.SetRow(cellName(1, cs.row), []any{excelize.Cell{StyleID: cs.wrap, Value: c.Note}},
+			excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
+			return err
+		}
+		if err := sw.MergeCell(cellName(1, cs.row), cs.chartCol+fmt.Sprint(cs.row)); err != nil {
+			return err
+		}
+		cs.row++
+	}
+	blk := c.Data
+	blk.Title = ""
+	if err := vs.table(cs.row, blk); err != nil {
+		return fmt.Errorf("sheet %s: %w", vs.name, err)
+	}
+	if marksTop > 0 {
+		marksTop += cs.row
+		if err := vs.table(marksTop, marksBlock(c)); err != nil {
+			return fmt.Errorf("sheet %s: %w", vs.name, err)
+		}
+	}
+	cs.anchored = append(cs.anchored, anchoredChart{cs.chartCol + fmt.Sprint(cs.row), chartOf(vs.name, c, cs.row, marksTop), cacheOf(c)})
+	cs.row += max(tableRows, chartRows) + 1
+	return nil
 }
 
 // anchoredChart is a chart and the cell its top left corner is in.

@@ -230,7 +230,7 @@ func dropConstantKeys(blk Block, keys int) Block {
 			same = same && r[j] == blk.Rows[0][j]
 		}
 		if j < keys && same {
-			named = append(named, c.Name+" "+blk.Rows[0][j].String())
+			named = append(named, c.Name+" "+string(appendStyled(nil, blk.Rows[0][j], c)))
 			continue
 		}
 		keep = append(keep, j)

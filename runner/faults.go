@@ -24,15 +24,20 @@ const (
 	// draws the sequences twice (to size its buckets, then to fill them),
 	// the tasks that redraw draw them once each.
 	minIndexedTasks = 3
+	// A window's index is expected to fill fillNum/fillDen of its limit.
+	// Where a source is cut into several windows each one holds millions
+	// of draws, whose number varies by a few thousandths of it from window
+	// to window: a quarter to spare keeps them all indexed.
+	fillNum, fillDen = 3, 4
 )
 
 // faultWindow returns how many subscribers of src, in whole tasks, one
 // fault index covers, and the most bytes that index may take (-j jobs);
 // 0, 0 when src is counted by redrawing. The indexes share budget
-// (indexBudget but in tests). The source is cut into as few
-// windows as keep each one's expected index, the draws spread evenly over
-// the records, within half the limit, a number that never falls as the
-// source grows (faultIndexMemory counts on it). An index that would still
+// (indexBudget but in tests). The source is cut into as few windows as
+// keep each one's expected index, the draws spread evenly over the
+// records, within fillNum/fillDen of the limit, a number that never falls
+// as the source grows (faultIndexMemory counts on it). An index that would still
 // take more than the limit is refused (model.Source.IndexFaults) and its
 // window redrawn, so the limit holds whatever the draws.
 func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int64) {
@@ -62,7 +67,8 @@ func faultWindows(src model.Source, jobs int, budget int64) (windows int, limit 
 	}
 	limit = budget / int64(jobsFor(jobs))
 	expected := src.FaultIndexBytes(0, src.Subscribers)
-	return int((expected + limit/2 - 1) / (limit / 2)), limit
+	fill := limit / fillDen * fillNum
+	return int((expected + fill - 1) / fill), limit
 }
 
 // faultIndexMemory bounds the fault indexes of a run over sources of at
@@ -79,24 +85,36 @@ func faultIndexMemory(src model.Source, jobs int) (windows, each int64) {
 }
 
 // sharedFaults is one window's fault index: subscribers lo..hi-1 of src,
-// counted in left tasks.
+// counted in left tasks. Its two sequences are drawn by the first two
+// tasks to start, one each (the first the missing, the second the
+// duplicates draws), so that a second goroutine draws rather than waits;
+// each task then waits for both.
 type sharedFaults struct {
-	src    model.Source
-	lo, hi int
-	limit  int64
-	left   atomic.Int64
+	src      model.Source
+	lo, hi   int
+	limit    int64
+	left     atomic.Int64
+	arrivals atomic.Int64
 
-	once  sync.Once
-	index *model.FaultIndex // nil when refused, or once the last task ended
+	drawn [2]struct {
+		once sync.Once
+		ok   bool // drawn within the limit
+	}
+	index *model.FaultIndex // nil once the last task ended
 }
 
 // count counts subscribers lo..hi-1 of the window into t through the
-// window's index, drawing it on first use, and drops the index after the
-// window's last task.
+// window's index, drawing its sequences on first use, or by redrawing if
+// the index was refused; it drops the index after the window's last task.
 func (f *sharedFaults) count(t *model.Tally, lo, hi int) {
-	f.once.Do(func() { f.index = f.src.IndexFaults(f.lo, f.hi, f.limit) })
-	if f.index != nil {
-		f.index.Count(t, lo, hi)
+	index := f.index
+	draws := [2]func(int64) bool{index.DrawMissing, index.DrawDuplicates}
+	first := int(f.arrivals.Add(1)-1) % 2
+	for _, k := range [2]int{first, 1 - first} {
+		f.drawn[k].once.Do(func() { f.drawn[k].ok = draws[k](f.limit) })
+	}
+	if f.drawn[0].ok && f.drawn[1].ok {
+		index.Count(t, lo, hi)
 	} else {
 		f.src.Count(t, lo, hi)
 	}
@@ -121,7 +139,7 @@ func cutTasks(tasks []piece, shared []*sharedFaults, p piece, src model.Source, 
 		whi := min(wlo+window, p.Hi)
 		var f *sharedFaults
 		if limit > 0 && (whi-wlo+size-1)/size >= minIndexedTasks {
-			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit}
+			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: src.NewFaultIndex(wlo, whi)}
 		}
 		for lo := wlo; lo < whi; lo += size {
 			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, whi)})

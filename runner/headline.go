@@ -430,7 +430,7 @@ func tailName(alpha float64) string {
 func whyBlock(b *breakeven) block {
 	head := fmt.Sprintf("why: the expected cost is %s rows per checkpoint plus p × the mean rows a failure recomputes; it is least with",
 		results.Count.FormatInt(int64(b.stateRows)))
-	blk := block{lines: []string{head}, order: 2}
+	blk := block{lines: []string{head}, order: 1}
 	for _, pc := range b.pieces {
 		blk.lines = append(blk.lines, fmt.Sprintf("  %s for p from %s to %s", everyShort(b.sr.Intervals[pc.Line]), breakpoint(pc.From), breakpoint(pc.To)))
 	}
@@ -491,7 +491,7 @@ func decisionBlock(d *decision, alpha float64) block {
 	if len(better) > 0 {
 		short += "; " + strings.Join(better, "; ")
 	}
-	return block{lines: lines, folds: [][]string{foldAfter(lines), {short}}, order: 1}
+	return block{lines: lines, folds: [][]string{foldAfter(lines), {short}}, order: 2}
 }
 
 // maxPointsShown is the most checkpoint points a headline names; a longer

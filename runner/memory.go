@@ -104,10 +104,11 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		sources = e.Sources()
 	}
 	// Per goroutine: the names' hashes of a task, the bins they are folded
-	// from and the plan of the folding (model/fold.go), a fault block's bits.
+	// from and the plan of the folding (model/fold.go), a fault block's bits
+	// and the touched workers' rows (model.FaultScratchBytes).
 	scratch := satmath.Add(4*chunkSize+1<<12+model.FoldBytes, satmath.Mul(128, int64(len(parts))))
 	if e.Missing > 0 || e.Duplicates > 0 {
-		scratch += 1 << 21
+		scratch += model.FaultScratchBytes
 	}
 	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
 	// No more fault indexes than goroutines are alive at once (faults.go).
