@@ -3,11 +3,16 @@ package runner
 import (
 	"bytes"
 	"context"
+	"net/url"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
 
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -105,5 +110,65 @@ func TestShippedHeadlines(t *testing.T) {
 				t.Errorf("%s: %s", r.Exp.Name, line)
 			}
 		}
+	}
+}
+
+// TestWorkerSweepPrintsOnePartitionTable prints workers.yaml's workbook
+// through LibreOffice and checks its partition sheet: one table, its
+// header on every printed page of it.
+func TestWorkerSweepPrintsOnePartitionTable(t *testing.T) {
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not printed")
+	}
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext not found: poppler-utils is not installed")
+	}
+	_, path := whatIfWorkbook(t, "workers.yaml")
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("partition")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	headers := 0
+	for _, r := range rows {
+		if len(r) > 0 && r[0] == "partitioned by" {
+			headers++
+		}
+	}
+	if headers != 1 {
+		t.Errorf("the partition sheet has %d header rows, want one table", headers)
+	}
+	work := t.TempDir()
+	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profile.String(),
+		"--headless", "--norestore", "--convert-to", "pdf", "--outdir", work, path).CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, out)
+	}
+	text, err := exec.Command(pdftotext, "-layout", filepath.Join(work, "workers.pdf"), "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	footer := regexp.MustCompile(`(?m)^\s*partition\s+page \d+ of \d+\s*$`)
+	header := regexp.MustCompile(`(?m)^\s*partitioned by\s+workers\s+interval\s+whole job from scratch`)
+	pages := 0
+	for i, page := range strings.Split(string(text), "\f") {
+		if !footer.MatchString(page) {
+			continue
+		}
+		pages++
+		if !header.MatchString(page) {
+			t.Errorf("printed page %d, of the partition sheet, has no column header:\n%s", i+1, page)
+		}
+	}
+	if pages == 0 || pages > 2 {
+		t.Errorf("the partition sheet prints on %d pages, want 1 or 2 for 16 worker counts × 6 intervals", pages)
 	}
 }
