@@ -243,8 +243,8 @@ func TestFaultIndexAcrossBuckets(t *testing.T) {
 	}
 }
 
-// TestFaultIndexLimit checks that an index is refused above its limit and
-// that its bound holds what it took.
+// TestFaultIndexLimit checks that an index is refused above its limit,
+// made at its bound, and that the bound holds what it took.
 func TestFaultIndexLimit(t *testing.T) {
 	src := Source{Seed: 9, Subscribers: 5000, Periods: 30, Missing: 3000, Duplicates: 2000}
 	bound := src.FaultIndexBytes(0, src.Subscribers)
@@ -258,9 +258,6 @@ func TestFaultIndexLimit(t *testing.T) {
 	}
 	if got := src.IndexFaults(0, src.Subscribers, size-1); got != nil {
 		t.Errorf("an index of %d bytes made under a limit of %d", size, size-1)
-	}
-	if got := src.IndexFaults(0, src.Subscribers, size); got == nil {
-		t.Errorf("an index of %d bytes refused at a limit of %d", size, size)
 	}
 }
 
@@ -352,6 +349,34 @@ func TestStateRange(t *testing.T) {
 			if s > 0 && drawOf(uint32(s-1), n) >= g {
 				t.Errorf("n %v, g %d: state %d before the threshold draws %d", n, g, s-1, drawOf(uint32(s-1), n))
 			}
+		}
+	}
+}
+
+// TestFaultIndexDrawnAtOnce draws an index's two sequences on two
+// goroutines at once, each sequence on either, and counts from it (under
+// the race detector too).
+func TestFaultIndexDrawnAtOnce(t *testing.T) {
+	src := Source{Seed: 12, Subscribers: 30000, Periods: 12, Missing: 20000, Duplicates: 15000}
+	parts := []Partitioning{{BySubscriber, 7}, {ByType, 2}}
+	want := NewTally(src.Periods, parts)
+	src.Count(want, 0, src.Subscribers)
+	for swap := range 2 {
+		f := src.NewFaultIndex(0, src.Subscribers)
+		limit := src.FaultIndexBytes(0, src.Subscribers)
+		here, there := f.DrawMissing, f.DrawDuplicates
+		if swap == 1 {
+			here, there = there, here
+		}
+		done := make(chan bool)
+		go func() { done <- there(limit) }()
+		if !here(limit) || !<-done {
+			t.Fatal("refused at its bound")
+		}
+		got := NewTally(src.Periods, parts)
+		f.Count(got, 0, src.Subscribers)
+		if !sameTally(want, got) {
+			t.Errorf("drawn at once: %+v, counted %+v", got.Drops(), want.Drops())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 )
 
@@ -51,45 +52,71 @@ func (s Source) bucketsOf(lo, hi int) int64 {
 // IndexFaults draws both fault sequences of the source and keeps the draws
 // that fall on subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), unless
 // they take more than limit bytes: then it returns nil, and the caller
-// counts those subscribers with Count. It draws each sequence twice, once
-// to size the buckets and once to fill them, and allocates nothing more
-// than the index.
+// counts those subscribers with Count. It is NewFaultIndex, DrawMissing
+// and DrawDuplicates on one goroutine.
 func (s Source) IndexFaults(lo, hi int, limit int64) *FaultIndex {
-	if lo < 0 || lo >= hi || hi > s.Subscribers {
-		panic(fmt.Sprintf("model: IndexFaults of subscribers %d..%d of a source of %d", lo, hi-1, s.Subscribers))
-	}
-	if s.Missing >= 1<<31 || s.Duplicates >= 1<<31 { // a bucket's counts are uint32
+	f := s.NewFaultIndex(lo, hi)
+	if !f.DrawMissing(limit) || !f.DrawDuplicates(limit) {
 		return nil
-	}
-	p := int64(s.Periods)
-	f := &FaultIndex{src: s, lo: lo, hi: hi, first: int64(lo) * p >> bucketShift}
-	buckets := s.bucketsOf(lo, hi)
-	if faultIndexOverhead+2*4*(buckets+1) > limit {
-		return nil
-	}
-	n := float64(int64(s.Subscribers) * p)
-	sLo, sHi := stateRange(n, int64(lo)*p), stateRange(n, int64(hi)*p)
-	seq := []struct {
-		b     *faultBuckets
-		seed  uint64
-		draws int
-	}{
-		{&f.missing, uint64(s.Seed) + 104729, s.Missing},
-		{&f.duplicates, uint64(s.Seed) + 7919, s.Duplicates},
-	}
-	size := faultIndexOverhead
-	for _, q := range seq {
-		q.b.start = make([]uint32, buckets+1)
-		held := q.b.count(NewRand(q.seed), q.draws, n, sLo, sHi, f.first)
-		size += 4*(buckets+1) + 2*held
-	}
-	if size > limit {
-		return nil
-	}
-	for _, q := range seq {
-		q.b.fill(NewRand(q.seed), q.draws, n, sLo, sHi, f.first)
 	}
 	return f
+}
+
+// NewFaultIndex returns the index of the fault draws that fall on
+// subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), nothing drawn yet.
+// DrawMissing and DrawDuplicates draw each sequence, once each, in either
+// order or on two goroutines at once; then any number of goroutines may
+// Count from the index.
+func (s Source) NewFaultIndex(lo, hi int) *FaultIndex {
+	if lo < 0 || lo >= hi || hi > s.Subscribers {
+		panic(fmt.Sprintf("model: a fault index of subscribers %d..%d of a source of %d", lo, hi-1, s.Subscribers))
+	}
+	return &FaultIndex{src: s, lo: lo, hi: hi, first: int64(lo) * int64(s.Periods) >> bucketShift}
+}
+
+// DrawMissing draws the missing sequence into the index, unless it would
+// take more than its share of limit, the limit of the whole index: its
+// buckets' starts, and the part of the rest its draws are of all the
+// source's draws. It reports whether it drew them. Each sequence drawn
+// within its share, the index takes at most limit bytes; an index of
+// FaultIndexBytes is never refused.
+func (f *FaultIndex) DrawMissing(limit int64) bool {
+	return f.draw(&f.missing, uint64(f.src.Seed)+104729, f.src.Missing, limit)
+}
+
+// DrawDuplicates is DrawMissing for the duplicates sequence.
+func (f *FaultIndex) DrawDuplicates(limit int64) bool {
+	return f.draw(&f.duplicates, uint64(f.src.Seed)+7919, f.src.Duplicates, limit)
+}
+
+// draw draws a sequence of the given draws from rng(seed) into b in two
+// passes, one to size the buckets and one to fill them, allocating nothing
+// more than b.
+func (f *FaultIndex) draw(b *faultBuckets, seed uint64, draws int, limit int64) bool {
+	s := f.src
+	if draws >= 1<<31 { // a bucket's counts are uint32
+		return false
+	}
+	buckets := s.bucketsOf(f.lo, f.hi)
+	avail := limit - faultIndexOverhead - 2*4*(buckets+1) // for the draws of both
+	if avail < 0 {
+		return false
+	}
+	p := int64(s.Periods)
+	n := float64(int64(s.Subscribers) * p)
+	sLo, sHi := stateRange(n, int64(f.lo)*p), stateRange(n, int64(f.hi)*p)
+	b.start = make([]uint32, buckets+1)
+	held := b.count(NewRand(seed), draws, n, sLo, sHi, f.first)
+	// 2·held <= avail · draws / all draws, in 128 bits
+	all := uint64(s.Missing) + uint64(s.Duplicates)
+	h1, l1 := bits.Mul64(2*uint64(held), all)
+	h2, l2 := bits.Mul64(uint64(avail), uint64(draws))
+	if h1 > h2 || h1 == h2 && l1 > l2 {
+		b.start = nil
+		return false
+	}
+	b.fill(NewRand(seed), draws, n, sLo, sHi, f.first)
+	return true
 }
 
 // count counts the draws of r whose states lie in sLo..sHi-1 into

@@ -10,3 +10,14 @@ import (
 func WriteXLSXSheetRows(w io.Writer, s Set, rows int) error {
 	return xlsxWriter{sheetRows: rows}.write(context.Background(), w, s)
 }
+
+// NewParallelDeflater is newParallelDeflater, for the floor of the
+// workbook's benchmarks: the same compression, pieces and level.
+func NewParallelDeflater(w io.Writer) io.WriteCloser { return newParallelDeflater(w) }
+
+// DeflatedCRC returns the CRC-32 and size of what a writer of
+// NewParallelDeflater was given.
+func DeflatedCRC(w io.WriteCloser) (uint32, int64) {
+	d := w.(*parallelDeflater)
+	return d.crc, d.size
+}

@@ -103,7 +103,10 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 // types are sorted first, and the archive excelize writes to a spill file
 // in dir is copied to w in canonical order by normalizeZip, with the
 // sheets of rows packed (compressed with their rows, in dir) at the same
-// time. The spill file also keeps the compressed workbook out of memory.
+// time. The spill file keeps the workbook out of memory; its parts are
+// stored, not compressed (storingZip): normalizeZip compresses each part
+// once, as it copies it, rewritten or not, and the sheets excelize wrote
+// without their rows are never compressed at all.
 func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, rows []sheetRows, charts map[string]chartCache) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
@@ -115,7 +118,7 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir stri
 	}
 	defer zf.Close()
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
-		return newZipWriter(ctxWriter{ctx, zf})
+		return storingZip{zip.NewWriter(ctxWriter{ctx, zf})}
 	})
 	// Every byte goes to the spill file; what Write gives io.Discard is
 	// excelize's empty in-memory buffer.
@@ -136,6 +139,15 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir stri
 		return err
 	}
 	return packs.err()
+}
+
+// storingZip is the zip archive excelize saves a workbook to: its parts
+// stored as they are, for normalizeZip to compress.
+type storingZip struct{ *zip.Writer }
+
+// Create adds a part, stored.
+func (z storingZip) Create(name string) (io.Writer, error) {
+	return z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
 }
 
 // ctxWriter is a writer that fails once its context is done, so that long

@@ -60,6 +60,11 @@ func (r tableRows) sheets() []sheetPart { return r.parts }
 // pieces over costs nothing next to formatting them.
 const rowsFlushAt = deflatePiece
 
+// encoderStart is the room a row encoder's buffer starts with: it grows to
+// rowsFlushAt for a large table, and a small workbook's dozen tables and
+// views do not each clear a mebibyte they never fill.
+const encoderStart = 4 << 10
+
 // write reads the table once and writes the rows of each part (see
 // sheetRows). The table must have the rows its parts say, no more and no
 // fewer.
@@ -132,7 +137,7 @@ type rowEncoder struct {
 }
 
 func newRowEncoder(numeric []bool, style []int) *rowEncoder {
-	e := &rowEncoder{numeric: numeric, buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4)}
+	e := &rowEncoder{numeric: numeric, buf: make([]byte, 0, encoderStart)}
 	e.widen(len(style))
 	for _, s := range style {
 		e.attrs = append(e.attrs, styleAttr(s))

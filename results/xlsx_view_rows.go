@@ -72,7 +72,7 @@ func (r viewRows) write(ctx context.Context, begin func(sheet int) (io.Writer, e
 	if err != nil {
 		return err
 	}
-	enc := &blockEncoder{rowEncoder: rowEncoder{buf: make([]byte, 0, rowsFlushAt+rowsFlushAt/4)}, r: r, w: w}
+	enc := &blockEncoder{rowEncoder: rowEncoder{buf: make([]byte, 0, encoderStart)}, r: r, w: w}
 	n := 0
 	noBreak := func(string) error { return nil }
 	err = r.lay(ctx, noBreak, func(top int, piece Block) error {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -24,9 +25,10 @@ const (
 // normalizeZip copies the entries of zr to dst as a zip archive in a
 // canonical form: [Content_Types].xml first, then the other entries sorted
 // by name; each entry's compressed bytes copied as they are, with no
-// recompression; and each header reduced to name, method, CRC-32, sizes and
-// the fixed modification time msDosEpoch. The result depends only on the
-// entries' names and contents, not on the order or time they were written.
+// recompression, and each stored entry compressed (newDeflater); and each
+// header reduced to name, method, CRC-32, sizes and the fixed modification
+// time msDosEpoch. The result depends only on the entries' names and
+// contents, not on the order or time they were written.
 //
 // Entries found in packed are the exception: the packed sheet, compressed
 // elsewhere, is copied in their place; and so are the parts excelize
@@ -35,7 +37,7 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet,
 	parts := partRewriter{charts: charts, packed: packed}
 	files := slices.Clone(zr.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return entryOrder(a.Name, b.Name) })
-	zw := zip.NewWriter(dst)
+	zw := newZipWriter(dst)
 	var err error
 	for i, f := range files {
 		if i > 0 && f.Name == files[i-1].Name {
@@ -63,6 +65,10 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet,
 			if r, err = p.open(h); err != nil {
 				return fmt.Errorf("writing the rows of %s: %w", f.Name, err)
 			}
+		} else if f.Method == zip.Store {
+			if r, err = deflatePart(f, h); err != nil {
+				return err
+			}
 		} else if r, err = f.OpenRaw(); err != nil {
 			return err
 		}
@@ -89,4 +95,31 @@ func entryOrder(a, b string) int {
 		return 1
 	}
 	return strings.Compare(a, b)
+}
+
+// deflatePart compresses a stored entry in memory, as a zip writer of
+// newZipWriter would, and sets its compressed entry's header. The parts
+// excelize writes whole are small: the sheets of rows are packed, and the
+// large others are rewritten as they are copied.
+func deflatePart(f *zip.File, h *zip.FileHeader) (io.Reader, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var buf bytes.Buffer
+	w, err := newDeflater(&buf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(w, rc); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	h.Method = zip.Deflate
+	h.CompressedSize64 = uint64(buf.Len())
+	return &buf, nil
 }

@@ -85,24 +85,36 @@ func faultIndexMemory(src model.Source, jobs int) (windows, each int64) {
 }
 
 // sharedFaults is one window's fault index: subscribers lo..hi-1 of src,
-// counted in left tasks.
+// counted in left tasks. Its two sequences are drawn by the first two
+// tasks to start, one each (the first the missing, the second the
+// duplicates draws), so that a second goroutine draws rather than waits;
+// each task then waits for both.
 type sharedFaults struct {
-	src    model.Source
-	lo, hi int
-	limit  int64
-	left   atomic.Int64
+	src      model.Source
+	lo, hi   int
+	limit    int64
+	left     atomic.Int64
+	arrivals atomic.Int64
 
-	once  sync.Once
-	index *model.FaultIndex // nil when refused, or once the last task ended
+	drawn [2]struct {
+		once sync.Once
+		ok   bool // drawn within the limit
+	}
+	index *model.FaultIndex // nil once the last task ended
 }
 
 // count counts subscribers lo..hi-1 of the window into t through the
-// window's index, drawing it on first use, and drops the index after the
-// window's last task.
+// window's index, drawing its sequences on first use, or by redrawing if
+// the index was refused; it drops the index after the window's last task.
 func (f *sharedFaults) count(t *model.Tally, lo, hi int) {
-	f.once.Do(func() { f.index = f.src.IndexFaults(f.lo, f.hi, f.limit) })
-	if f.index != nil {
-		f.index.Count(t, lo, hi)
+	index := f.index
+	draws := [2]func(int64) bool{index.DrawMissing, index.DrawDuplicates}
+	first := int(f.arrivals.Add(1)-1) % 2
+	for _, k := range [2]int{first, 1 - first} {
+		f.drawn[k].once.Do(func() { f.drawn[k].ok = draws[k](f.limit) })
+	}
+	if f.drawn[0].ok && f.drawn[1].ok {
+		index.Count(t, lo, hi)
 	} else {
 		f.src.Count(t, lo, hi)
 	}
@@ -127,7 +139,7 @@ func cutTasks(tasks []piece, shared []*sharedFaults, p piece, src model.Source, 
 		whi := min(wlo+window, p.Hi)
 		var f *sharedFaults
 		if limit > 0 && (whi-wlo+size-1)/size >= minIndexedTasks {
-			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit}
+			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: src.NewFaultIndex(wlo, whi)}
 		}
 		for lo := wlo; lo < whi; lo += size {
 			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, whi)})

@@ -105,14 +105,14 @@ func TestSharedFaultsRefused(t *testing.T) {
 	e := jobsExperiment()
 	want := wholeTallies(e)[0]
 	src := e.SourceList()[0]
-	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1}
+	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1, index: src.NewFaultIndex(0, src.Subscribers)}
 	got := model.NewTally(src.Periods, e.Partitionings())
 	const pieces = 4
 	f.left.Store(pieces)
 	for k := range pieces {
 		f.count(got, k*src.Subscribers/pieces, (k+1)*src.Subscribers/pieces)
-		if f.index != nil {
-			t.Fatal("an index made above its limit")
+		if f.drawn[0].ok || f.drawn[1].ok {
+			t.Fatal("an index drawn above its limit")
 		}
 	}
 	sameTallies(t, "refused", []*model.Tally{got}, []*model.Tally{want})
@@ -123,7 +123,7 @@ func TestSharedFaultsRefused(t *testing.T) {
 func TestSharedFaultsDropped(t *testing.T) {
 	e := jobsExperiment()
 	src := e.SourceList()[0]
-	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1 << 30}
+	f := &sharedFaults{src: src, lo: 0, hi: src.Subscribers, limit: 1 << 30, index: src.NewFaultIndex(0, src.Subscribers)}
 	f.left.Store(2)
 	tally := model.NewTally(src.Periods, e.Partitionings())
 	f.count(tally, 0, 10)
