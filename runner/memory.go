@@ -359,7 +359,8 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 			blocks = satmath.Add(blocks, satmath.Mul(sizes[i][j].Sources, viewBlocks(&g)))
 		}
 	}
-	view := satmath.Add(xlsxPackBytes, min(pieces, satmath.Add(satmath.Mul(viewCells, xlsxTableCellBytes), satmath.Mul(blocks, 3*xlsxRowBytes))))
+	viewXML := satmath.Add(satmath.Mul(viewCells, xlsxTableCellBytes), satmath.Mul(blocks, 3*xlsxRowBytes))
+	view := satmath.Add(xlsxPackBytes, min(pieces, viewXML))
 	// The four tables and the views are packed a few at a time
 	// (results.MaxPackedAtOnce, or the cores if fewer): the largest of
 	// them at once.
@@ -367,13 +368,18 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
 	slices.Sort(packed)
 	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes))
-	// Each packed sheet, compressed, kept in memory up to
-	// results.PackedInMemory until it is copied into the archive.
-	sheets := int64(9) // the four tables' first sheets and the five views'
-	for _, rows := range []int64{grid, failures, decisions, breakevens} {
-		sheets = satmath.Add(sheets, rows/results.MaxSheetRows)
+	// Each packed sheet, compressed, is kept in memory up to
+	// results.PackedInMemory until it is copied into the archive: no more
+	// than its XML.
+	held := satmath.Mul(5, min(viewXML, results.PackedInMemory))
+	for _, t := range []struct {
+		rows int64
+		cols int
+	}{{grid, len(gridColumns)}, {failures, len(failureColumns)}, {decisions, len(decisionColumns)}, {breakevens, len(breakevenColumns)}} {
+		xml := satmath.Mul(t.rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(t.cols), xlsxTableCellBytes)))
+		held = satmath.Add(held, min(xml, satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
 	}
-	n = satmath.Add(n, satmath.Mul(sheets, results.PackedInMemory))
+	n = satmath.Add(n, held)
 	n = satmath.Add(n, decisionMapBytes(e))
 	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
 		n = satmath.Add(n, t)
