@@ -179,6 +179,10 @@ func viewCellRole(c Column) styleRole {
 // takes a printed page to hold.
 const minPageRows = 8
 
+// minPieceRows is the fewest rows of a block longer than a page that it
+// starts with at the foot of a page; with less room it starts the next.
+const minPieceRows = 5
+
 // continuedPages follows the rows used on the printed page being filled
 // by a sheet of blocks, each block printed with its header on every page
 // it spans.
@@ -197,35 +201,52 @@ func (p *continuedPages) block(top int, blk Block, brk func(row string) error, p
 	if !p.on {
 		return top + len(blk.Rows) + 3, place(top, blk)
 	}
-	breakAt := func(row int) error {
-		p.used = 0
-		return brk(cellName(1, row))
-	}
-	if p.used > 1 && p.used+len(blk.Rows)+2 > p.rows {
-		if err := breakAt(top); err != nil {
+	cut, pieces := p.place(len(blk.Rows))
+	if cut {
+		if err := brk(cellName(1, top)); err != nil {
 			return 0, err
 		}
 	}
-	row, title := top, blk.Title
-	for from := 0; ; {
-		to := min(len(blk.Rows), from+p.rows-p.used-2)
-		piece := blk.slice(from, to)
-		piece.Title = title
+	row, from := top, 0
+	for i, n := range pieces {
+		piece := blk.slice(from, from+n)
+		if i > 0 {
+			if err := brk(cellName(1, row)); err != nil {
+				return 0, err
+			}
+			piece.Title = blk.Title + " (continued)"
+		}
 		if err := place(row, piece); err != nil {
 			return 0, err
 		}
-		row += 2 + len(piece.Rows)
-		p.used += 2 + len(piece.Rows)
-		if from = to; from == len(blk.Rows) {
+		row += 2 + n
+		from += n
+	}
+	return row + 1, nil
+}
+
+// place lays a block of n rows out on the pages: whether it starts a new
+// page, and the rows of each page it spans, each page's part under the
+// block's title and header. A block that fits a page starts a new one
+// when it does not fit the rest of this one; a longer block starts here,
+// unless fewer than minPieceRows of its rows would.
+func (p *continuedPages) place(n int) (brk bool, pieces []int) {
+	need, rest := n+2, p.rows-p.used
+	brk = p.used > 1 && (need <= p.rows && need > rest || need > p.rows && rest < 2+minPieceRows)
+	if brk {
+		p.used = 0
+	}
+	for left := n; ; {
+		take := min(left, p.rows-p.used-2)
+		pieces = append(pieces, take)
+		p.used += 2 + take
+		if left -= take; left == 0 {
 			break
 		}
-		if err := breakAt(row); err != nil {
-			return 0, err
-		}
-		title = blk.Title + " (continued)"
+		p.used = 0
 	}
 	p.used++ // the blank row below
-	return row + 1, nil
+	return brk, pieces
 }
 
 // slice returns the block's rows from i up to j, with the cells marked
@@ -275,20 +296,24 @@ func (f *blockFitter) place(blk Block) (fitted Block, start int, ok bool) {
 
 // taken returns the rows a block of n rows takes, without the blank row
 // below it: its title and header, written again on each page it is
-// continued on, and its rows.
+// continued on, and its rows. Continued, a block may start at the foot of
+// a page, so it is counted with one title and header more than its rows
+// fill pages: at most what it takes on pages of pageRows rows or more.
 func (f *blockFitter) taken(n int) int {
-	if f.pageRows == 0 || n == 0 {
+	if f.pageRows == 0 {
 		return n + 2
 	}
 	per := f.pageRows - 2
-	return n + 2*((n+per-1)/per)
+	return n + 2*((n+per-1)/per) + 2
 }
 
-// room returns the most rows of a block that fit in rows rows.
+// room returns the most rows of a block that fit in rows rows, the
+// inverse of taken.
 func (f *blockFitter) room(rows int) int {
 	if f.pageRows == 0 {
 		return rows - 2
 	}
+	rows -= 2
 	return rows/f.pageRows*(f.pageRows-2) + max(0, rows%f.pageRows-2)
 }
 

@@ -163,3 +163,48 @@ func TestColumnParts(t *testing.T) {
 		})
 	}
 }
+
+// TestContinuedPages lays blocks of many sizes out on pages of many
+// sizes and checks each page's part: every row placed once, no page
+// overfilled, no block started at a page's foot with fewer than
+// minPieceRows of its rows, and no block taking more rows than the fitter
+// counts for it at the fewest rows a page holds.
+func TestContinuedPages(t *testing.T) {
+	fitter := newBlockFitter(1<<20, minPageRows)
+	for rows := minPageRows; rows <= 60; rows++ {
+		p := continuedPages{rows: rows, used: 1, on: true}
+		for n := range 200 {
+			start := p.used
+			brk, pieces := p.place(n)
+			if brk {
+				start = 0
+			}
+			sum, used := 0, start
+			for i, k := range pieces {
+				if i > 0 {
+					used = 0
+				}
+				if used+2+k > rows {
+					t.Fatalf("page of %d rows: block of %d, part %d of %d rows from row %d overfills the page", rows, n, i, k, used)
+				}
+				if i == 0 && start > 1 && k < min(n, minPieceRows) {
+					t.Fatalf("page of %d rows: block of %d starts at the page's row %d with %d rows", rows, n, start, k)
+				}
+				used += 2 + k
+				sum += k
+			}
+			if sum != n {
+				t.Fatalf("page of %d rows: block of %d placed as %v", rows, n, pieces)
+			}
+			if got, most := n+2*len(pieces), fitter.taken(n); got > most {
+				t.Fatalf("page of %d rows: block of %d takes %d rows, the fitter counts %d", rows, n, got, most)
+			}
+		}
+	}
+	for rows := range 100 {
+		f := newBlockFitter(0, minPageRows)
+		if n := f.room(rows); n > 0 && f.taken(n) > rows || f.taken(n+1) <= rows {
+			t.Errorf("room(%d) = %d: taken %d, taken of one more %d", rows, n, f.taken(n), f.taken(n+1))
+		}
+	}
+}
