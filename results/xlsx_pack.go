@@ -2,7 +2,6 @@ package results
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -56,18 +55,68 @@ func (d *pooledDeflater) Close() error {
 // then receives.
 const deflateLevel = 5
 
-// packedSheet is a sheet being compressed, with its rows written in, into a
-// scratch file: the entry normalizeZip copies in place of the sheet
+// packedSheet is a sheet being compressed, with its rows written in, into
+// memory or a scratch file (see spill): the entry normalizeZip copies in place of the sheet
 // excelize wrote without rows. The tables are packed at the same time (see
 // packSheets), each sheet of a table after the other as the table is read;
 // a sheet's rows are compressed on up to MaxDeflateWorkers cores (see
 // parallelDeflater).
 type packedSheet struct {
 	done chan struct{} // closed when the fields below are set
-	file *os.File
+	out  spill
 	crc  uint32
 	size int64 // uncompressed
 	err  error
+}
+
+// PackedInMemory is the most of a packed sheet, compressed, kept in
+// memory: a larger one goes to a scratch file. A small workbook's sheets
+// so cost no file each.
+const PackedInMemory = 256 << 10
+
+// spill holds what is written to it in memory up to PackedInMemory, and in
+// a scratch file in dir once it is more.
+type spill struct {
+	dir  string
+	mem  bytes.Buffer
+	file *os.File
+}
+
+func (s *spill) Write(p []byte) (int, error) {
+	if s.file == nil && s.mem.Len()+len(p) <= PackedInMemory {
+		return s.mem.Write(p)
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp(s.dir, "sheet-*.deflate")
+		if err != nil {
+			return 0, err
+		}
+		s.file = f
+		if _, err := s.mem.WriteTo(f); err != nil {
+			return 0, err
+		}
+		s.mem = bytes.Buffer{}
+	}
+	return s.file.Write(p)
+}
+
+// reader returns what was written and its size.
+func (s *spill) reader() (io.Reader, int64, error) {
+	if s.file == nil {
+		return bytes.NewReader(s.mem.Bytes()), int64(s.mem.Len()), nil
+	}
+	end, err := s.file.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, 0, err
+	}
+	return io.NewSectionReader(s.file, 0, end), end, nil
+}
+
+// close closes its scratch file, if it has one.
+func (s *spill) close() {
+	if s.file != nil {
+		s.file.Close()
+	}
 }
 
 // MaxPackedAtOnce is the most tables packed at the same time: more would
@@ -117,7 +166,6 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, scratch
 func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scratch string, sheets map[string]*packedSheet) (done int, err error) {
 	var (
 		p      *packedSheet
-		out    *bufio.Writer
 		d      *parallelDeflater
 		suffix []byte
 	)
@@ -138,11 +186,8 @@ func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scr
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		p = sheets[path]
-		if p.file, err = os.CreateTemp(scratch, "sheet-*.deflate"); err != nil {
-			return nil, err
-		}
-		out = bufio.NewWriterSize(p.file, 1<<16)
-		d, suffix = newParallelDeflater(out), sheet[end:]
+		p.out.dir = scratch
+		d, suffix = newParallelDeflater(&p.out), sheet[end:]
 		_, err = d.Write(setDimension(sheet[:end], parts[i].dim))
 		return d, err
 	}
@@ -152,9 +197,6 @@ func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scr
 			err = cerr
 		}
 		p.crc, p.size, d = d.crc, d.size, nil
-		if err == nil {
-			err = out.Flush()
-		}
 		if err != nil {
 			return err
 		}
@@ -209,9 +251,7 @@ func (ps *packs) wait() {
 	ps.cancel()
 	ps.wg.Wait()
 	for _, p := range ps.sheets {
-		if p.file != nil {
-			p.file.Close()
-		}
+		p.out.close()
 	}
 }
 
@@ -222,13 +262,13 @@ func (p *packedSheet) open(h *zip.FileHeader) (io.Reader, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	end, err := p.file.Seek(0, io.SeekEnd)
+	r, size, err := p.out.reader()
 	if err != nil {
 		return nil, err
 	}
 	h.Method = zip.Deflate
 	h.CRC32 = p.crc
 	h.UncompressedSize64 = uint64(p.size)
-	h.CompressedSize64 = uint64(end)
-	return io.NewSectionReader(p.file, 0, end), nil
+	h.CompressedSize64 = uint64(size)
+	return r, nil
 }

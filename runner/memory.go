@@ -367,6 +367,13 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
 	slices.Sort(packed)
 	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes))
+	// Each packed sheet, compressed, kept in memory up to
+	// results.PackedInMemory until it is copied into the archive.
+	sheets := int64(9) // the four tables' first sheets and the five views'
+	for _, rows := range []int64{grid, failures, decisions, breakevens} {
+		sheets = satmath.Add(sheets, rows/results.MaxSheetRows)
+	}
+	n = satmath.Add(n, satmath.Mul(sheets, results.PackedInMemory))
 	n = satmath.Add(n, decisionMapBytes(e))
 	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
 		n = satmath.Add(n, t)
