@@ -11,8 +11,8 @@ import (
 // (taskSize), and model.Source.Count draws both fault sequences whole for
 // every block. Where a source has enough tasks, its subscribers are cut
 // instead into windows of whole tasks whose fault draws are drawn once
-// into a model.FaultIndex, shared read-only by the window's tasks: made by
-// the first of them to run, dropped when the last one ends.
+// into a model.FaultIndex, shared read-only by the window's tasks: drawn
+// by the first two of them to start, dropped when the last one ends.
 const (
 	// indexBudget is the most memory the fault indexes of a run hold at
 	// once: a window's index may take indexBudget / Jobs, and no more than

@@ -351,8 +351,9 @@ func workersBlock(ds []*decision) (block, bool) {
 		}
 		each = append(each, results.Count.FormatInt(worst[i])+" at "+results.Count.FormatInt(int64(w)))
 	}
-	first := fmt.Sprintf("the busiest worker recovers at most, over every failure (%s, partitioned by %s): %s",
-		every(d.sr.Intervals[d.best]), d.sr.Parts[0].Key, strings.Join(each, ", "))
+	first := fmt.Sprintf("the busiest worker recovers at most, over every failure (%s, partitioned by %s), by workers",
+		every(d.sr.Intervals[d.best]), d.sr.Parts[0].Key)
+	figures := strings.Join(each, ", ")
 	least := 0
 	var steps []string
 	for i := 1; i < len(worst); i++ {
@@ -386,7 +387,8 @@ func workersBlock(ds []*decision) (block, bool) {
 		}
 		second += fmt.Sprintf("; least %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
 	}
-	return block{lines: []string{first, "  " + second}, folds: [][]string{{first + "; " + second}}, order: 3}, true
+	return block{lines: []string{first, "  " + figures, "  " + second},
+		folds: [][]string{{first + ": " + figures, "  " + second}, {first + ": " + figures + "; " + second}}, order: 3}, true
 }
 
 // groupTitle names a source and state size.
