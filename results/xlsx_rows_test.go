@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -92,28 +93,36 @@ func TestSheetRowsMatchExcelize(t *testing.T) {
 		}
 		ours := zipParts(t, xlsxWriter{sheetRows: sheetRows}, set)
 		theirs := zipParts(t, xlsxWriter{sheetRows: sheetRows, streamRows: streamRowsByExcelize}, set)
-		if len(ours) != len(theirs) {
-			t.Fatalf("sheet rows %d: the workbook has %d parts, excelize's %d", sheetRows, len(ours), len(theirs))
-		}
-		for name, want := range theirs {
-			got, ok := ours[name]
-			switch {
-			case !ok:
-				t.Errorf("sheet rows %d: the workbook lacks %s", sheetRows, name)
-			case got != want:
-				i := 0
-				for i < len(got) && i < len(want) && got[i] == want[i] {
-					i++
-				}
-				t.Errorf("sheet rows %d: %s differs from excelize's at byte %d:\n got %q\nwant %q", sheetRows, name, i,
-					got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
-			}
-		}
+		compareParts(t, fmt.Sprintf("sheet rows %d", sheetRows), ours, theirs)
 	}
 }
 
 // zipParts writes the set's workbook and returns its parts, uncompressed,
 // by name.
+// compareParts reports every part of theirs (excelize's own output) that
+// ours lacks or writes otherwise, with the bytes around the first
+// difference.
+func compareParts(t *testing.T, label string, ours, theirs map[string]string) {
+	t.Helper()
+	if len(ours) != len(theirs) {
+		t.Fatalf("%s: the workbook has %d parts, excelize's %d", label, len(ours), len(theirs))
+	}
+	for name, want := range theirs {
+		got, ok := ours[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: the workbook lacks %s", label, name)
+		case got != want:
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: %s differs from excelize's at byte %d:\n got %q\nwant %q", label, name, i,
+				got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
+		}
+	}
+}
+
 func zipParts(t *testing.T, x xlsxWriter, s Set) map[string]string {
 	t.Helper()
 	x.scratch = t.TempDir()

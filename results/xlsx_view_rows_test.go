@@ -85,22 +85,6 @@ func TestViewRowsMatchExcelize(t *testing.T) {
 	for _, sheetRows := range []int{0, 40, 1000} {
 		ours := zipParts(t, xlsxWriter{sheetRows: sheetRows}, set)
 		theirs := zipParts(t, xlsxWriter{sheetRows: sheetRows, streamViews: streamViewByExcelize}, set)
-		if len(ours) != len(theirs) {
-			t.Fatalf("sheet rows %d: the workbook has %d parts, excelize's %d", sheetRows, len(ours), len(theirs))
-		}
-		for name, want := range theirs {
-			got, ok := ours[name]
-			switch {
-			case !ok:
-				t.Errorf("sheet rows %d: the workbook lacks %s", sheetRows, name)
-			case got != want:
-				i := 0
-				for i < len(got) && i < len(want) && got[i] == want[i] {
-					i++
-				}
-				t.Errorf("sheet rows %d: %s differs from excelize's at byte %d:\n got %q\nwant %q", sheetRows, name, i,
-					got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
-			}
-		}
+		compareParts(t, fmt.Sprintf("sheet rows %d", sheetRows), ours, theirs)
 	}
 }
