@@ -40,7 +40,7 @@ func (r *Result) Charts() []results.Chart {
 	var expected, sawtooth, workers chartsOfKind
 	for _, sr := range r.Sources {
 		g := sr.Grid
-		title := sr.title()
+		title := sr.title(results.Count.FormatInt)
 		costs := sr.Parts[0].Costs
 		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
 			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
@@ -48,7 +48,7 @@ func (r *Result) Charts() []results.Chart {
 				continue
 			}
 			expected.add(func() results.Chart {
-				return expectedChart(fmt.Sprintf("%s, state rows %d", title, stateRows), pick(costs, left), stateRows, g.Probabilities)
+				return expectedChart(fmt.Sprintf("%s, state rows %s", title, results.Count.FormatInt(int64(stateRows))), pick(costs, left), stateRows, g.Probabilities)
 			})
 		}
 		var intervals []model.Interval

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"iter"
+	"strconv"
 
 	"ckptlab/model"
 	"ckptlab/results"
@@ -45,7 +46,7 @@ func (r *Result) Views() []results.View {
 func (r *Result) sourceBlocks(blocks func(sr *SourceResult, title string, yield func(results.Block) bool) bool) iter.Seq[results.Block] {
 	return func(yield func(results.Block) bool) {
 		for _, sr := range r.Sources {
-			if !blocks(sr, sr.title(), yield) {
+			if !blocks(sr, sr.title(printedCount), yield) {
 				return
 			}
 		}
@@ -75,11 +76,17 @@ func (r *Result) wholeStream(sr *SourceResult) []model.Cost {
 	return pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
 }
 
-func (sr *SourceResult) title() string {
+// title names the source in a block's or a chart's title, its counts
+// written by count: the views write them as the lesson prints them
+// (printedCount), the charts in the number style (results.Count).
+func (sr *SourceResult) title(count func(int64) string) string {
 	s := sr.Source
-	return fmt.Sprintf("seed %d, %d subscribers, %d periods: stream job %d rows, failure %s",
-		s.Seed, s.Subscribers, s.Periods, sr.Rows, s.Label(sr.Failure))
+	return fmt.Sprintf("seed %d, %s subscribers, %s periods: stream job %s rows, failure %s",
+		s.Seed, count(int64(s.Subscribers)), count(int64(s.Periods)), count(int64(sr.Rows)), s.Label(sr.Failure))
 }
+
+// printedCount writes a count as the lesson prints it: digits alone.
+func printedCount(v int64) string { return strconv.FormatInt(v, 10) }
 
 func (sr *SourceResult) recoveryBlock(title string, costs []model.Cost) results.Block {
 	b := results.Block{Title: title, Columns: []results.Column{
