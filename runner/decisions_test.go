@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -97,6 +98,24 @@ func TestDecisionOrder(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("decision rows %v, want %v (not one per partitioning)", got, want)
 	}
+}
+
+// TestHeadlineCountsInNumberStyle checks that the count of envelopes a
+// large grid's headline leaves to breakeven.csv is written in the number
+// style, thousands separated.
+func TestHeadlineCountsInNumberStyle(t *testing.T) {
+	r := evaluateYAML(t, "name: big\nsubscribers: 20\nstate_rows: {from: 0, to: 20000, step: 10}\n")
+	h := r.Headline()
+	more := regexp.MustCompile(`^… and (\d{1,3}(,\d{3})*) more envelopes in breakeven.csv$`)
+	for _, l := range h {
+		if m := more.FindStringSubmatch(l); m != nil {
+			if !strings.Contains(m[1], ",") {
+				t.Errorf("%q: want a count past a thousand, thousands separated", l)
+			}
+			return
+		}
+	}
+	t.Errorf("no line counts the envelopes not shown, in the number style:\n%s", strings.Join(h, "\n"))
 }
 
 // TestHeadlineIsShort checks that a large grid is summarized in at most a

@@ -228,7 +228,7 @@ func (r *Result) envelopeLines(room int) []string {
 		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
 		folded := title + ": " + strings.Join(shown, ", ")
 		if more := len(l.pieces) - len(shown); more > 0 {
-			folded += fmt.Sprintf(", and %d more %s in breakeven.csv", more, words.Plural(more, "piece", "pieces"))
+			folded += ", and " + countOf(more, "more piece") + " in breakeven.csv"
 		}
 		b.folds = [][]string{{folded}}
 		if len(b.lines) == 2 {
@@ -237,7 +237,7 @@ func (r *Result) envelopeLines(room int) []string {
 		blocks = append(blocks, b)
 	}
 	if other > 0 {
-		blocks = append(blocks, block{lines: []string{fmt.Sprintf("… and %d more %s in breakeven.csv", other, words.Plural(other, "envelope", "envelopes"))}})
+		blocks = append(blocks, block{lines: []string{"… and " + countOf(other, "more envelope") + " in breakeven.csv"}})
 	}
 	out, _ := fit(blocks, room)
 	return out
