@@ -54,7 +54,6 @@ func (c *counter) block(lo, hi int, f *FaultIndex) {
 // classifies the duplicates draws that fall on them, drawing both fault
 // sequences whole.
 func (c *counter) draw(base, end int64) {
-	t := c.t
 	n := float64(int64(c.s.Subscribers) * int64(c.s.Periods))
 	// A draw falls into the block when the generator's state does, so most
 	// draws are one step of the generator and two comparisons.
@@ -64,22 +63,34 @@ func (c *counter) draw(base, end int64) {
 		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue
 		}
-		x := drawOf(r.s, n) - base
-		if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
-			c.bits[x/64] |= bit
-			t.drops.Screened++
-		}
+		c.markMissing(drawOf(r.s, n) - base)
 	}
 	r = NewRand(uint64(c.s.Seed) + 7919)
 	for range c.s.Duplicates {
 		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue
 		}
-		if x := drawOf(r.s, n) - base; c.bits[x/64]&(1<<(x%64)) != 0 {
-			t.drops.Screened++
-		} else {
-			t.drops.Deduped++
-		}
+		c.dropDuplicate(drawOf(r.s, n) - base)
+	}
+}
+
+// markMissing marks record x of the block, from its first, missing: its
+// first missing draw drops a record at the screen, a second one nothing.
+func (c *counter) markMissing(x int64) {
+	if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
+		c.bits[x/64] |= bit
+		c.t.drops.Screened++
+	}
+}
+
+// dropDuplicate counts a duplicates draw on record x of the block, once
+// every missing draw is marked: its copy is dropped at the screen when
+// the record is missing, at the dedupe stage otherwise.
+func (c *counter) dropDuplicate(x int64) {
+	if c.bits[x/64]&(1<<(x%64)) != 0 {
+		c.t.drops.Screened++
+	} else {
+		c.t.drops.Deduped++
 	}
 }
 

@@ -155,7 +155,6 @@ func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first
 // classifies the duplicates draws that fall on them, as draw does, from
 // the index's buckets.
 func (c *counter) read(f *FaultIndex, base, end int64) {
-	t := c.t
 	kLo, kHi := base>>bucketShift-f.first, (end-1)>>bucketShift-f.first
 	for k := kLo; k <= kHi; k++ {
 		from := (k+f.first)<<bucketShift - base // the bucket's first record, from base
@@ -164,10 +163,7 @@ func (c *counter) read(f *FaultIndex, base, end int64) {
 			if x < 0 || x >= end-base {
 				continue
 			}
-			if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
-				c.bits[x/64] |= bit
-				t.drops.Screened++
-			}
+			c.markMissing(x)
 		}
 	}
 	for k := kLo; k <= kHi; k++ {
@@ -177,11 +173,7 @@ func (c *counter) read(f *FaultIndex, base, end int64) {
 			if x < 0 || x >= end-base {
 				continue
 			}
-			if c.bits[x/64]&(1<<(x%64)) != 0 {
-				t.drops.Screened++
-			} else {
-				t.drops.Deduped++
-			}
+			c.dropDuplicate(x)
 		}
 	}
 }
