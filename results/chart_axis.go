@@ -3,7 +3,8 @@ package results
 import (
 	"fmt"
 	"math"
-	"strings"
+
+	"ckptlab/internal/words"
 )
 
 // The y axis of a chart is scaled to the lines that compete for the
@@ -121,16 +122,7 @@ func (s yScale) note() string {
 		rises[i] = fmt.Sprintf("%s reaches %s", l.name, l.highest)
 	}
 	return fmt.Sprintf("The y axis stops at %s, scaled to %s with room above, so that the lines near the best are told apart: %s, off the chart.",
-		top, s.basis, joinAnd(rises))
-}
-
-// joinAnd joins phrases as a sentence lists them: "a", "a and b", "a, b
-// and c".
-func joinAnd(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+		top, s.basis, words.And(rises))
 }
 
 // niceCeil returns the least round number (a niceSteps value times a power

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"ckptlab/internal/words"
 )
 
 // Bounds of a Mermaid chart of the Markdown.
@@ -119,7 +121,7 @@ func mermaidNote(c Chart, drawn int, scale yScale, capped bool, above []string) 
 	if capped {
 		note += " " + scale.note()
 		if len(above) > 0 {
-			note += " Not drawn, wholly above the chart: " + joinAnd(above) + "."
+			note += " Not drawn, wholly above the chart: " + words.And(above) + "."
 		}
 		if len(above) < len(scale.cut) {
 			note += " A line cut by the top runs along it."

@@ -334,9 +334,11 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// results.MaxDeflateWorkers.
 	workers := min(runtime.GOMAXPROCS(0), results.MaxDeflateWorkers)
 	pieces := int64((1 + 2*workers) * xlsxPieceBytes)
+	tableXML := func(rows int64, cols int) int64 {
+		return satmath.Mul(rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(cols), xlsxTableCellBytes)))
+	}
 	table := func(rows int64, cols int) int64 {
-		xml := satmath.Mul(rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(cols), xlsxTableCellBytes)))
-		return satmath.Add(xlsxPackBytes, min(xml, pieces))
+		return satmath.Add(xlsxPackBytes, min(tableXML(rows, cols), pieces))
 	}
 	// A decision per source, state rows and probability; a break-even
 	// piece per source, state rows and interval at most.
@@ -376,8 +378,7 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 		rows int64
 		cols int
 	}{{grid, len(gridColumns)}, {failures, len(failureColumns)}, {decisions, len(decisionColumns)}, {breakevens, len(breakevenColumns)}} {
-		xml := satmath.Mul(t.rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(t.cols), xlsxTableCellBytes)))
-		held = satmath.Add(held, min(xml, satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
+		held = satmath.Add(held, min(tableXML(t.rows, t.cols), satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
 	}
 	n = satmath.Add(n, held)
 	n = satmath.Add(n, decisionMapBytes(e))
