@@ -58,14 +58,14 @@ func (c *counter) draw(base, end int64) {
 	// A draw falls into the block when the generator's state does, so most
 	// draws are one step of the generator and two comparisons.
 	sLo, sHi := stateRange(n, base), stateRange(n, end)
-	r := NewRand(uint64(c.s.Seed) + 104729)
+	r := NewRand(c.s.missingSeed())
 	for range c.s.Missing {
 		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue
 		}
 		c.markMissing(drawOf(r.s, n) - base)
 	}
-	r = NewRand(uint64(c.s.Seed) + 7919)
+	r = NewRand(c.s.duplicatesSeed())
 	for range c.s.Duplicates {
 		if st := uint64(r.step()); st < sLo || st >= sHi {
 			continue

@@ -81,12 +81,12 @@ func (s Source) NewFaultIndex(lo, hi int) *FaultIndex {
 // within its share, the index takes at most limit bytes; an index of
 // FaultIndexBytes is never refused.
 func (f *FaultIndex) DrawMissing(limit int64) bool {
-	return f.draw(&f.missing, uint64(f.src.Seed)+104729, f.src.Missing, limit)
+	return f.draw(&f.missing, f.src.missingSeed(), f.src.Missing, limit)
 }
 
 // DrawDuplicates is DrawMissing for the duplicates sequence.
 func (f *FaultIndex) DrawDuplicates(limit int64) bool {
-	return f.draw(&f.duplicates, uint64(f.src.Seed)+7919, f.src.Duplicates, limit)
+	return f.draw(&f.duplicates, f.src.duplicatesSeed(), f.src.Duplicates, limit)
 }
 
 // draw draws a sequence of the given draws from rng(seed) into b in two

@@ -47,7 +47,7 @@ func BenchmarkFloorFaults(b *testing.B) {
 		}
 		clear(marks)
 		var drops Drops
-		r := NewRand(uint64(src.Seed) + 104729)
+		r := NewRand(src.missingSeed())
 		for range src.Missing {
 			x := int64(r.Next() * n)
 			if bit := uint64(1) << (x % 64); marks[x/64]&bit == 0 {
@@ -55,7 +55,7 @@ func BenchmarkFloorFaults(b *testing.B) {
 				drops.Screened++
 			}
 		}
-		r = NewRand(uint64(src.Seed) + 7919)
+		r = NewRand(src.duplicatesSeed())
 		for range src.Duplicates {
 			if x := int64(r.Next() * n); marks[x/64]&(1<<(x%64)) != 0 {
 				drops.Screened++
@@ -153,7 +153,7 @@ func BenchmarkFloorArithmetic(b *testing.B) {
 			}
 		}
 		var sum int64
-		r := NewRand(uint64(src.Seed) + 104729)
+		r := NewRand(src.missingSeed())
 		for range src.Missing {
 			x := int64(r.Next() * n)
 			i, j := x/p, x%p
@@ -165,7 +165,7 @@ func BenchmarkFloorArithmetic(b *testing.B) {
 				lost[c][base+j+1]++
 			}
 		}
-		r = NewRand(uint64(src.Seed) + 7919)
+		r = NewRand(src.duplicatesSeed())
 		for range src.Duplicates {
 			sum += int64(r.Next() * n)
 		}

@@ -22,3 +22,11 @@ type Source struct {
 
 // Label returns the label of period j (0-based), YYYY-MM.
 func (s Source) Label(j int) string { return (s.Start + Month(j)).String() }
+
+// missingSeed and duplicatesSeed are the seeds of the source's two fault
+// sequences: the model draws its missing records from rng(seed + 104729)
+// and its duplicates from rng(seed + 7919) (docs/design.md#the-model). The reference in
+// reference_faults_test.go keeps the literals, as the independent reading
+// of that note.
+func (s Source) missingSeed() uint64    { return uint64(s.Seed) + 104729 }
+func (s Source) duplicatesSeed() uint64 { return uint64(s.Seed) + 7919 }
