@@ -325,9 +325,10 @@ func taskBytes(e *experiment.Experiment, sources int64) int64 {
 }
 
 // workbookBytes bounds what the workbook writer keeps in memory: the
-// tables being packed, all four at once (results.MaxPackedAtOnce), the
-// lesson's views as sheets of excelize's stream writer, and the workbook
-// around them.
+// four tables and the lesson's five views, packed a few sheets at a time
+// (results.MaxPackedAtOnce), each packed sheet until it is copied into
+// the archive, the summary sheet's decision maps, and the workbook around
+// them.
 func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// A table's XML in memory: no more than the whole table, nor than the
 	// pieces its compressing goroutines hold, one per core up to
