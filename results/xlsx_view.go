@@ -23,10 +23,11 @@ import (
 //
 // A view grows with the axes it shows (a state_rows sweep of 80,001
 // values gives 80,001 blocks), so its blocks are never held: they are
-// made one at a time, twice here, to measure the columns and count what
-// fits, then to lay the blocks out on the pages and make their styles, and
+// made one at a time, once here, to measure the columns, count what fits
+// and count what laying them out on the pages needs (blockCounts), and
 // once more as the workbook is saved, when they are written into the sheet
-// (see viewRows) as the tables' rows are.
+// (see viewRows) as the tables' rows are. The layout (page breaks, the
+// sheet's dimension, the blocks' styles) is arithmetic on the counts.
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -34,29 +35,33 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
-	// Two passes over the blocks, each made one at a time: the first
-	// measures the columns and counts what fits, the second lays the
-	// blocks out on the pages (their rows are written as the workbook is
-	// saved). What
-	// fits depends on whether the blocks are continued over pages, which
-	// only the number of blocks tells, so the first pass counts both ways:
-	// continued at the fewest rows a page holds, which holds for any page.
+	// One pass over the blocks, each made one at a time, measures the
+	// columns, counts what fits and counts the blocks for the layout
+	// (their rows are written as the workbook is saved). What fits depends
+	// on whether the blocks are continued over pages, which only the
+	// number of blocks tells, so the pass counts both ways: continued at
+	// the fewest rows a page holds, which holds for any page.
 	last := b.sheetRows + 1
 	flat, continued := newBlockFitter(last, 0), newBlockFitter(last, minPageRows)
 	var widths viewWidths
+	var counts blockCounts
 	blocks, titleRows := 0, 1
 	for blk := range v.All() {
-		continued.place(blk)
+		counts.add(blk)
+		if fitted, _, ok := continued.place(blk); ok {
+			counts.continued.block(fitted)
+		}
 		if fitted, start, ok := flat.place(blk); ok {
 			widths.add(fitted)
+			counts.flat.block(fitted)
 			blocks++
 			titleRows = start + 1
 		}
 	}
-	measured, pageRows := flat, 0
+	measured, pageRows, asks := flat, 0, counts.flat
 	if blocks != 1 {
 		titleRows = 1
-		measured, pageRows = continued, minPageRows
+		measured, pageRows, asks = continued, minPageRows, counts.continued
 	}
 	var width float64
 	for _, w := range widths.of() {
@@ -83,8 +88,8 @@ func (b *workbook) writeView(v View) error {
 			return err
 		}
 	}
-	// The second pass cuts as the first did; written at the layout's rows
-	// a page, the blocks take at most the rows the first pass counted.
+	// The layout cuts as the pass did; written at the layout's rows a
+	// page, the blocks take at most the rows the pass counted.
 	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
 	if b.streamViews != nil {
 		if err := b.streamViews(b, sw, rows); err != nil {
@@ -95,11 +100,7 @@ func (b *workbook) writeView(v View) error {
 		if note != "" {
 			dim.row = 2
 		}
-		place := func(top int, piece Block) error {
-			dim.block(top, piece)
-			return vs.askStyles(piece)
-		}
-		if err := rows.lay(b.ctx, sw.InsertPageBreak, place); err != nil {
+		if err := vs.layOut(rows, &counts, asks, &dim); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
 		rows.pieces = dim.pieces
@@ -115,6 +116,29 @@ func (b *workbook) writeView(v View) error {
 	}
 	if b.streamViews == nil {
 		b.rows = append(b.rows, rows)
+	}
+	return nil
+}
+
+// layOut lays the view's blocks out on the sheet: the page breaks, the
+// dimension and the pieces, and the styles the blocks ask for, made in
+// the order they ask. From the blocks' counts when they tell it, with the
+// styles asked as the blocks were counted; else from the blocks, made
+// once more.
+func (vs viewSheet) layOut(rows viewRows, counts *blockCounts, asks styleAsks, dim *dimensionScan) error {
+	if counts.irregular {
+		return rows.lay(vs.b.ctx, vs.sw.InsertPageBreak, func(top int, piece Block) error {
+			dim.block(top, piece)
+			return vs.askStyles(piece)
+		})
+	}
+	if err := rows.layCounts(vs.b.ctx, counts, vs.sw.InsertPageBreak, dim.piece); err != nil {
+		return err
+	}
+	for _, k := range asks {
+		if _, err := vs.b.style(k.role, k.quantity); err != nil {
+			return err
+		}
 	}
 	return nil
 }
