@@ -20,6 +20,12 @@ func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows in
 // at one of the given parts, state rows and probabilities is left. nil
 // parts, state rows or probabilities stand for all of the source's.
 func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
+	return r.anyLeftTo(nil, sr, parts, stateRows, probs)
+}
+
+// anyLeftTo is anyLeft into dst, grown to the number of intervals as
+// needed: for the views, which ask it for every block and probability.
+func (r *Result) anyLeftTo(dst []bool, sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
 	if parts == nil {
 		parts = sr.Parts
 	}
@@ -29,8 +35,9 @@ func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int,
 	if probs == nil {
 		probs = sr.Grid.Probabilities
 	}
-	out := make([]bool, len(sr.Intervals))
-	var scratch []bool
+	out := append(dst[:0], make([]bool, len(sr.Intervals))...)
+	var buf [64]bool
+	scratch := buf[:0]
 	for _, pr := range parts {
 		for _, s := range stateRows {
 			for _, p := range probs {
