@@ -243,6 +243,38 @@ func TestFaultIndexAcrossBuckets(t *testing.T) {
 	}
 }
 
+// TestFaultSizesShared counts sources through the indexes of windows
+// sized together, windows that start and end inside buckets and inside
+// subscribers' records, against Count over the same subscribers.
+func TestFaultSizesShared(t *testing.T) {
+	parts := []Partitioning{{BySubscriber, 7}, {ByRegion, 3}}
+	for _, src := range []Source{
+		{Seed: 3, Subscribers: 20000, Periods: 13, Missing: 4000, Duplicates: 5000},
+		{Seed: 4, Subscribers: 3000, Periods: 120, Missing: 400000, Duplicates: 100},
+		{Seed: 6, Subscribers: 100, Periods: 7000, Missing: 1000, Duplicates: 1000},
+	} {
+		lo, hi := 1, src.Subscribers-1
+		z := src.NewFaultSizes(lo, hi)
+		z.SizeDuplicates()
+		z.SizeMissing()
+		step := (hi - lo + 3) / 4
+		for wlo := lo; wlo < hi; wlo += step {
+			whi := min(hi, wlo+step)
+			f := z.Index(wlo, whi)
+			limit := src.FaultIndexBytes(wlo, whi)
+			if !f.DrawDuplicates(limit) || !f.DrawMissing(limit) {
+				t.Fatalf("%+v: window %d..%d refused at its bound", src, wlo, whi-1)
+			}
+			want, got := NewTally(src.Periods, parts), NewTally(src.Periods, parts)
+			src.Count(want, wlo, whi)
+			f.Count(got, wlo, whi)
+			if !sameTally(want, got) {
+				t.Errorf("%+v: window %d..%d: indexed %+v, counted %+v", src, wlo, whi-1, got.Drops(), want.Drops())
+			}
+		}
+	}
+}
+
 // TestFaultIndexLimit checks that an index is refused above its limit,
 // made at its bound, and that the bound holds what it took.
 func TestFaultIndexLimit(t *testing.T) {

@@ -13,12 +13,37 @@ import (
 // does, for every block. A draw takes two bytes (its record less its
 // bucket's first) and a bucket of 2^16 records eight (where its draws
 // start, per sequence); FaultIndexBytes bounds the whole before any draw.
+// An index holds every draw of the buckets its subscribers' records touch,
+// those of the records before and after them in its first and last bucket
+// too, which Count passes over.
 type FaultIndex struct {
 	src                 Source
 	lo, hi              int   // the subscribers it holds the draws of
 	first               int64 // the first bucket: records from first<<bucketShift
+	sizes               *FaultSizes
+	own                 bool // sizes are the index's own, drawn as it draws
 	missing, duplicates faultBuckets
 }
+
+// FaultSizes counts the fault draws of a source per bucket of records over
+// some subscribers, each sequence drawn once, for the fault indexes of the
+// windows a run cuts those subscribers into: each index then draws the
+// sequences once more, to fill its buckets, instead of once to size them
+// and once to fill them. So a source of W windows costs W+1 passes over
+// each sequence rather than 2W. It takes four bytes per bucket and
+// sequence (FaultSizesBytes).
+type FaultSizes struct {
+	src    Source
+	lo, hi int
+	first  int64
+	counts [2][]uint32 // per sequence (missingDraws, duplicatesDraws): draws per bucket, and a 0
+}
+
+// The two fault sequences, as FaultSizes and FaultIndex number them.
+const (
+	missingDraws = iota
+	duplicatesDraws
+)
 
 // bucketShift sets a bucket's records, 2^bucketShift: few enough that a
 // draw's place in its bucket fits in a uint16.
@@ -42,6 +67,12 @@ func (s Source) FaultIndexBytes(lo, hi int) int64 {
 	return faultIndexOverhead + 2*4*(buckets+1) + 2*draws
 }
 
+// FaultSizesBytes is the memory NewFaultSizes(lo, hi) takes, both
+// sequences sized.
+func (s Source) FaultSizesBytes(lo, hi int) int64 {
+	return int64(unsafe.Sizeof(FaultSizes{})) + 64 + 2*4*(s.bucketsOf(lo, hi)+1)
+}
+
 // bucketsOf returns the number of buckets the records of subscribers
 // lo..hi-1 touch (hi > lo).
 func (s Source) bucketsOf(lo, hi int) int64 {
@@ -63,15 +94,80 @@ func (s Source) IndexFaults(lo, hi int, limit int64) *FaultIndex {
 }
 
 // NewFaultIndex returns the index of the fault draws that fall on
-// subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), nothing drawn yet.
-// DrawMissing and DrawDuplicates draw each sequence, once each, in either
-// order or on two goroutines at once; then any number of goroutines may
-// Count from the index.
+// subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), nothing drawn yet,
+// that sizes its own buckets: DrawMissing and DrawDuplicates draw each
+// sequence twice, to size and to fill them, in either order or on two
+// goroutines at once; then any number of goroutines may Count from the
+// index.
 func (s Source) NewFaultIndex(lo, hi int) *FaultIndex {
+	f := s.NewFaultSizes(lo, hi).Index(lo, hi)
+	f.own = true
+	return f
+}
+
+// NewFaultSizes returns the sizes of the buckets of subscribers lo..hi-1
+// (0 <= lo < hi <= Subscribers), nothing drawn yet. SizeMissing and
+// SizeDuplicates draw each sequence, once each, in either order or on two
+// goroutines at once; then the indexes made by Index may draw.
+func (s Source) NewFaultSizes(lo, hi int) *FaultSizes {
 	if lo < 0 || lo >= hi || hi > s.Subscribers {
 		panic(fmt.Sprintf("model: a fault index of subscribers %d..%d of a source of %d", lo, hi-1, s.Subscribers))
 	}
-	return &FaultIndex{src: s, lo: lo, hi: hi, first: int64(lo) * int64(s.Periods) >> bucketShift}
+	return &FaultSizes{src: s, lo: lo, hi: hi, first: int64(lo) * int64(s.Periods) >> bucketShift}
+}
+
+// SizeMissing draws the missing sequence and counts its draws per bucket.
+func (z *FaultSizes) SizeMissing() { z.size(missingDraws) }
+
+// SizeDuplicates is SizeMissing for the duplicates sequence.
+func (z *FaultSizes) SizeDuplicates() { z.size(duplicatesDraws) }
+
+// Index returns the index of the fault draws that fall on subscribers
+// lo..hi-1, within those of z, nothing drawn yet: its DrawMissing and
+// DrawDuplicates each draw their sequence once, to fill the buckets z
+// sized, and must come after z's SizeMissing and SizeDuplicates.
+func (z *FaultSizes) Index(lo, hi int) *FaultIndex {
+	if lo < z.lo || lo >= hi || hi > z.hi {
+		panic(fmt.Sprintf("model: a fault index of subscribers %d..%d from the sizes of %d..%d", lo, hi-1, z.lo, z.hi-1))
+	}
+	return &FaultIndex{src: z.src, lo: lo, hi: hi, first: int64(lo) * int64(z.src.Periods) >> bucketShift, sizes: z}
+}
+
+// size draws sequence seq and counts its draws in each of z's buckets.
+func (z *FaultSizes) size(seq int) {
+	s := z.src
+	counts := make([]uint32, s.bucketsOf(z.lo, z.hi)+1)
+	n, sLo, sHi := s.bucketStates(z.first, int64(len(counts)-1))
+	r := NewRand(s.drawSeed(seq))
+	for range s.drawCount(seq) {
+		if st := uint64(r.step()); st >= sLo && st < sHi {
+			counts[drawOf(uint32(st), n)>>bucketShift-z.first]++
+		}
+	}
+	z.counts[seq] = counts
+}
+
+// bucketStates returns the source's records as a float, and the states
+// whose draws fall on the given buckets from first: sLo..sHi-1.
+func (s Source) bucketStates(first, buckets int64) (n float64, sLo, sHi uint64) {
+	n = float64(int64(s.Subscribers) * int64(s.Periods))
+	return n, stateRange(n, first<<bucketShift), stateRange(n, (first+buckets)<<bucketShift)
+}
+
+// drawSeed and drawCount are the seed and the number of draws of sequence
+// seq.
+func (s Source) drawSeed(seq int) uint64 {
+	if seq == missingDraws {
+		return s.missingSeed()
+	}
+	return s.duplicatesSeed()
+}
+
+func (s Source) drawCount(seq int) int {
+	if seq == missingDraws {
+		return s.Missing
+	}
+	return s.Duplicates
 }
 
 // DrawMissing draws the missing sequence into the index, unless it would
@@ -81,19 +177,20 @@ func (s Source) NewFaultIndex(lo, hi int) *FaultIndex {
 // within its share, the index takes at most limit bytes; an index of
 // FaultIndexBytes is never refused.
 func (f *FaultIndex) DrawMissing(limit int64) bool {
-	return f.draw(&f.missing, f.src.missingSeed(), f.src.Missing, limit)
+	return f.draw(&f.missing, missingDraws, limit)
 }
 
 // DrawDuplicates is DrawMissing for the duplicates sequence.
 func (f *FaultIndex) DrawDuplicates(limit int64) bool {
-	return f.draw(&f.duplicates, f.src.duplicatesSeed(), f.src.Duplicates, limit)
+	return f.draw(&f.duplicates, duplicatesDraws, limit)
 }
 
-// draw draws a sequence of the given draws from rng(seed) into b in two
-// passes, one to size the buckets and one to fill them, allocating nothing
-// more than b.
-func (f *FaultIndex) draw(b *faultBuckets, seed uint64, draws int, limit int64) bool {
+// draw fills b with sequence seq's draws, within limit: the buckets' sizes
+// from f.sizes (drawn now, if the index's own), then one pass to fill
+// them, allocating nothing more than b.
+func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 	s := f.src
+	draws := s.drawCount(seq)
 	if draws >= 1<<31 { // a bucket's counts are uint32
 		return false
 	}
@@ -102,43 +199,36 @@ func (f *FaultIndex) draw(b *faultBuckets, seed uint64, draws int, limit int64) 
 	if avail < 0 {
 		return false
 	}
-	p := int64(s.Periods)
-	n := float64(int64(s.Subscribers) * p)
-	sLo, sHi := stateRange(n, int64(f.lo)*p), stateRange(n, int64(f.hi)*p)
-	b.start = make([]uint32, buckets+1)
-	held := b.count(NewRand(seed), draws, n, sLo, sHi, f.first)
+	var start []uint32
+	if f.own {
+		f.sizes.size(seq)
+		start, f.sizes.counts[seq] = f.sizes.counts[seq], nil
+	} else {
+		from := f.first - f.sizes.first
+		start = make([]uint32, buckets+1)
+		copy(start, f.sizes.counts[seq][from:from+buckets])
+	}
+	var held uint32
+	for k, c := range start {
+		held += c
+		start[k] = held
+	}
 	// 2·held <= avail · draws / all draws, in 128 bits
 	all := uint64(s.Missing) + uint64(s.Duplicates)
 	h1, l1 := bits.Mul64(2*uint64(held), all)
 	h2, l2 := bits.Mul64(uint64(avail), uint64(draws))
 	if h1 > h2 || h1 == h2 && l1 > l2 {
-		b.start = nil
 		return false
 	}
-	b.fill(NewRand(seed), draws, n, sLo, sHi, f.first)
+	b.start = start
+	n, sLo, sHi := s.bucketStates(f.first, buckets)
+	b.fill(NewRand(s.drawSeed(seq)), draws, n, sLo, sHi, f.first)
 	return true
 }
 
-// count counts the draws of r whose states lie in sLo..sHi-1 into
-// start[k], k their bucket less first, and turns the counts into the
-// ends of the buckets' draws. It returns the number of such draws.
-func (b *faultBuckets) count(r Rand, draws int, n float64, sLo, sHi uint64, first int64) int64 {
-	for range draws {
-		if st := uint64(r.step()); st >= sLo && st < sHi {
-			b.start[drawOf(uint32(st), n)>>bucketShift-first]++
-		}
-	}
-	var end uint32
-	for k, c := range b.start {
-		end += c
-		b.start[k] = end
-	}
-	return int64(end)
-}
-
-// fill draws r again and puts each draw that count counted in its bucket,
-// from the bucket's end down, so that start[k] ends at bucket k's first
-// draw.
+// fill draws r and puts each draw whose state lies in sLo..sHi-1 in its
+// bucket, k less first, from the bucket's end (start[k], as sized) down,
+// so that start[k] ends at bucket k's first draw.
 func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first int64) {
 	b.at = make([]uint16, b.start[len(b.start)-1])
 	for range draws {

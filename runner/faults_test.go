@@ -63,14 +63,20 @@ func TestSharedFaultsMatchCount(t *testing.T) {
 			opt := Options{Jobs: jobs, indexBudget: c.limit * int64(jobs)}
 			tasks, shared := cutTasks(nil, nil, piece{Lo: 0, Hi: src.Subscribers}, src, opt)
 			windows := map[*sharedFaults]int{}
+			sized := map[*sharedSizes]bool{}
 			for i, f := range shared {
 				if f == nil {
 					t.Fatalf("%s: task %+v redraws", what, tasks[i])
 				}
 				windows[f]++
+				sized[f.sizes] = true
 			}
 			if len(windows) != c.windows {
 				t.Errorf("%s: %d windows, want %d", what, len(windows), c.windows)
+			}
+			// Several windows are sized together, one sizes its own.
+			if len(sized) != 1 || sized[nil] != (c.windows == 1) {
+				t.Errorf("%s: the windows' sizes %v, want one sizing, shared by several", what, sized)
 			}
 			got, err := countPieces(context.Background(), e, opt, allWork(e))
 			if err != nil {
@@ -148,7 +154,7 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		{Subscribers: 400_000, Periods: 24, Missing: 300_000, Duplicates: 300_000},
 	} {
 		for _, jobs := range []int{1, 2, 8} {
-			windows, each := faultIndexMemory(big, jobs)
+			windows, each, _ := faultIndexMemory(big, jobs)
 			for _, n := range []int{big.Subscribers, big.Subscribers / 2, big.Subscribers/3 + 1, 200_000, 70_000} {
 				src := big
 				src.Subscribers = n
@@ -170,7 +176,7 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		t.Errorf("%+v: indexed in windows of %d subscribers", dense, subs)
 	}
 	small := model.Source{Subscribers: 20_000, Periods: 24, Missing: 300_000, Duplicates: 300_000}
-	if w, _ := faultIndexMemory(small, 2); w != 0 {
+	if w, _, _ := faultIndexMemory(small, 2); w != 0 {
 		t.Errorf("%+v: %d windows counted for a source of one task", small, w)
 	}
 }

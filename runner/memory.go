@@ -73,7 +73,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	views := results.ShowsViews(formats)
 	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
 	var blocks viewBlockSizes
-	var windows, window int64 // fault index windows, and the largest one's index
+	var windows, window, bucketSizes int64 // fault index windows, the largest one's index, and its source's sizes
 	parts := e.Partitionings()
 	grids := e.Grids()
 	sizes := make([][]experiment.Sizes, len(grids))
@@ -90,8 +90,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			t := gm.tasks(e, p)
 			tasks = satmath.Add(tasks, satmath.Mul(n, t))
 			tallies = satmath.Add(tallies, satmath.Mul(n, min(j, t), gm.tallyBytes(p)))
-			w, each := faultIndexMemory(gm.source(e, p), jobs)
-			windows, window = satmath.Add(windows, satmath.Mul(n, w)), max(window, each)
+			w, each, z := faultIndexMemory(gm.source(e, p), jobs)
+			windows, window, bucketSizes = satmath.Add(windows, satmath.Mul(n, w)), max(window, each), max(bucketSizes, z)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
 				blocks.widen(e, &g, p)
@@ -111,8 +111,9 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		scratch += model.FaultScratchBytes
 	}
 	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
-	// No more fault indexes than goroutines are alive at once (faults.go).
-	counting = satmath.Add(counting, satmath.Mul(min(j, windows), window))
+	// No more fault indexes than goroutines are alive at once (faults.go),
+	// nor sizes of windows sized together.
+	counting = satmath.Add(counting, satmath.Mul(min(j, windows), satmath.Add(window, bucketSizes)))
 	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at, in each format that has them; the headline of the
