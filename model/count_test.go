@@ -412,3 +412,26 @@ func TestFaultIndexDrawnAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesIn holds the batched draws to the generator stepped one state
+// at a time: the states kept, in order, and the generator after them, for
+// ranges of no state, of every state, and between.
+func TestStatesIn(t *testing.T) {
+	for _, r := range [][2]uint64{{0, 0}, {0, 1 << 32}, {1 << 31, 1<<31 + 1<<30}, {0, 1000}, {1<<32 - 1000, 1 << 32}, {5, 5}} {
+		got, want := NewRand(77), NewRand(77)
+		var buf [statesBatch]uint32
+		for _, m := range []int{1, 17, statesBatch} {
+			kept := buf[:got.statesIn(buf[:m], r[0], r[1])]
+			var exp []uint32
+			for range m {
+				want.s = want.s*1664525 + 1013904223
+				if st := uint64(want.s); st >= r[0] && st < r[1] {
+					exp = append(exp, want.s)
+				}
+			}
+			if !slices.Equal(kept, exp) || got != want {
+				t.Errorf("states %d..%d, %d draws: kept %d states, want %d (generator %d, want %d)", r[0], r[1], m, len(kept), len(exp), got.s, want.s)
+			}
+		}
+	}
+}

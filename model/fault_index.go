@@ -139,9 +139,12 @@ func (z *FaultSizes) size(seq int) {
 	counts := make([]uint32, s.bucketsOf(z.lo, z.hi)+1)
 	n, sLo, sHi := s.bucketStates(z.first, int64(len(counts)-1))
 	r := NewRand(s.drawSeed(seq))
-	for range s.drawCount(seq) {
-		if st := uint64(r.step()); st >= sLo && st < sHi {
-			counts[drawOf(uint32(st), n)>>bucketShift-z.first]++
+	var buf [statesBatch]uint32
+	for left := s.drawCount(seq); left > 0; {
+		m := min(left, statesBatch)
+		left -= m
+		for _, st := range buf[:r.statesIn(buf[:m], sLo, sHi)] {
+			counts[drawOf(st, n)>>bucketShift-z.first]++
 		}
 	}
 	z.counts[seq] = counts
@@ -231,9 +234,12 @@ func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 // so that start[k] ends at bucket k's first draw.
 func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first int64) {
 	b.at = make([]uint16, b.start[len(b.start)-1])
-	for range draws {
-		if st := uint64(r.step()); st >= sLo && st < sHi {
-			x := drawOf(uint32(st), n)
+	var buf [statesBatch]uint32
+	for left := draws; left > 0; {
+		m := min(left, statesBatch)
+		left -= m
+		for _, st := range buf[:r.statesIn(buf[:m], sLo, sHi)] {
+			x := drawOf(st, n)
 			k := x>>bucketShift - first
 			b.start[k]--
 			b.at[b.start[k]] = uint16(x)
