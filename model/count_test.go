@@ -285,11 +285,48 @@ func TestFaultIndexLimit(t *testing.T) {
 		t.Fatal("refused at its bound")
 	}
 	size := faultIndexOverhead + int64(4*(len(f.missing.start)+len(f.duplicates.start))+2*(len(f.missing.at)+len(f.duplicates.at)))
-	if size > bound {
-		t.Errorf("index takes %d bytes, above its bound %d", size, bound)
+	held := faultIndexOverhead + int64(4*(cap(f.missing.start)+cap(f.duplicates.start))+2*(cap(f.missing.at)+cap(f.duplicates.at)))
+	if held > bound {
+		t.Errorf("index holds %d bytes, above its bound %d", held, bound)
 	}
 	if got := src.IndexFaults(0, src.Subscribers, size-1); got != nil {
 		t.Errorf("an index of %d bytes made under a limit of %d", size, size-1)
+	}
+}
+
+// TestFaultBuffersReused draws the windows of a source one after another
+// through one FaultBuffers: each index after the first fills the slices
+// the one before it dropped, and counts as Count does.
+func TestFaultBuffersReused(t *testing.T) {
+	// Windows of 183 buckets, 300,000 missing draws each.
+	src := Source{Seed: 13, Subscribers: 1_000_000, Periods: 48, Missing: 1_200_000, Duplicates: 800_000}
+	parts := []Partitioning{{BySubscriber, 5}}
+	z := src.NewFaultSizes(0, src.Subscribers)
+	z.SizeMissing()
+	z.SizeDuplicates()
+	var buffers FaultBuffers
+	var before *uint16
+	const window = 250_000
+	for lo := 0; lo < src.Subscribers; lo += window {
+		hi := lo + window
+		f := z.Index(lo, hi)
+		f.UseBuffers(&buffers)
+		limit := src.FaultIndexBytes(lo, hi)
+		if !f.DrawMissing(limit) || !f.DrawDuplicates(limit) {
+			t.Fatalf("window %d..%d refused at its bound", lo, hi-1)
+		}
+		if at := &f.missing.at[:1][0]; before != nil && at != before {
+			t.Errorf("window %d..%d: its missing draws in new memory, not the last window's", lo, hi-1)
+		} else {
+			before = at
+		}
+		want, got := NewTally(src.Periods, parts), NewTally(src.Periods, parts)
+		src.Count(want, lo, hi)
+		f.Count(got, lo, hi)
+		if !sameTally(want, got) {
+			t.Errorf("window %d..%d: indexed %+v, counted %+v", lo, hi-1, got.Drops(), want.Drops())
+		}
+		f.Drop()
 	}
 }
 

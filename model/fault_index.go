@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
+	"sync"
 	"unsafe"
 )
 
@@ -21,8 +23,68 @@ type FaultIndex struct {
 	lo, hi              int   // the subscribers it holds the draws of
 	first               int64 // the first bucket: records from first<<bucketShift
 	sizes               *FaultSizes
-	own                 bool // sizes are the index's own, drawn as it draws
+	own                 bool          // sizes are the index's own, drawn as it draws
+	buffers             *FaultBuffers // where its slices come from and go back to, if any
 	missing, duplicates faultBuckets
+}
+
+// FaultBuffers keeps the slices of dropped fault indexes for the next ones
+// to fill: the windows of a source, one after another, then reuse the
+// memory of those before them instead of leaving it to the collector, so
+// that a run never holds more indexes' memory than it holds indexes at
+// once. Several goroutines may use one at once.
+type FaultBuffers struct {
+	mu   sync.Mutex
+	free [2][]faultBuckets // per sequence
+}
+
+// UseBuffers makes the index take its slices from b where they are large
+// enough, and give them back to b when dropped; before it draws.
+func (f *FaultIndex) UseBuffers(b *FaultBuffers) { f.buffers = b }
+
+// Drop gives the index's slices back to its buffers, if any, for another
+// index to fill: no Count from it may follow.
+func (f *FaultIndex) Drop() {
+	if b := f.buffers; b != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for seq, fb := range [2]*faultBuckets{&f.missing, &f.duplicates} {
+			if fb.start != nil {
+				b.free[seq] = append(b.free[seq], *fb)
+			}
+		}
+	}
+	f.missing, f.duplicates = faultBuckets{}, faultBuckets{}
+}
+
+// take returns the slices of a dropped index's sequence seq, if any.
+func (b *FaultBuffers) take(seq int) faultBuckets {
+	if b == nil {
+		return faultBuckets{}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	free := b.free[seq]
+	if len(free) == 0 {
+		return faultBuckets{}
+	}
+	fb := free[len(free)-1]
+	b.free[seq] = free[:len(free)-1]
+	return fb
+}
+
+// reuse returns buf[:n] cleared if it holds n and no more than most, else
+// a new slice of n with room for a sixty-fourth more, up to most: the
+// windows of a source differ by a bucket or two and by a few thousandths
+// of their draws. A slice too short is left to the collector, so that
+// buffers never outnumber the indexes that held them at once.
+func reuse[T uint16 | uint32](buf []T, n, most int64) []T {
+	if c := int64(cap(buf)); c >= n && c <= max(n, most) {
+		buf = buf[:n]
+		clear(buf)
+		return buf
+	}
+	return make([]T, n, max(n, min(n+n>>6+64, most)))
 }
 
 // FaultSizes counts the fault draws of a source per bucket of records over
@@ -64,8 +126,12 @@ const faultIndexOverhead = int64(unsafe.Sizeof(FaultIndex{})) + 64
 func (s Source) FaultIndexBytes(lo, hi int) int64 {
 	buckets := s.bucketsOf(lo, hi)
 	draws := int64(s.Missing) + int64(s.Duplicates)
-	return faultIndexOverhead + 2*4*(buckets+1) + 2*draws
+	return faultIndexOverhead + 2*4*(buckets+1+startSlack) + 2*draws
 }
+
+// startSlack is the room for more buckets an index's starts are made with,
+// so that the next window's, a bucket or two longer, fit them.
+const startSlack = 2
 
 // FaultSizesBytes is the memory NewFaultSizes(lo, hi) takes, both
 // sequences sized.
@@ -135,8 +201,15 @@ func (z *FaultSizes) Index(lo, hi int) *FaultIndex {
 
 // size draws sequence seq and counts its draws in each of z's buckets.
 func (z *FaultSizes) size(seq int) {
+	counts := make([]uint32, z.src.bucketsOf(z.lo, z.hi)+1)
+	z.sizeInto(seq, counts)
+	z.counts[seq] = counts
+}
+
+// sizeInto counts sequence seq's draws in each of z's buckets into counts,
+// one per bucket and a 0, all 0.
+func (z *FaultSizes) sizeInto(seq int, counts []uint32) {
 	s := z.src
-	counts := make([]uint32, s.bucketsOf(z.lo, z.hi)+1)
 	n, sLo, sHi := s.bucketStates(z.first, int64(len(counts)-1))
 	r := NewRand(s.drawSeed(seq))
 	var buf [statesBatch]uint32
@@ -147,7 +220,6 @@ func (z *FaultSizes) size(seq int) {
 			counts[drawOf(st, n)>>bucketShift-z.first]++
 		}
 	}
-	z.counts[seq] = counts
 }
 
 // bucketStates returns the source's records as a float, and the states
@@ -198,17 +270,16 @@ func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 		return false
 	}
 	buckets := s.bucketsOf(f.lo, f.hi)
-	avail := limit - faultIndexOverhead - 2*4*(buckets+1) // for the draws of both
+	avail := limit - faultIndexOverhead - 2*4*(buckets+1+startSlack) // for the draws of both
 	if avail < 0 {
 		return false
 	}
-	var start []uint32
+	old := f.buffers.take(seq)
+	start := reuse(old.start, buckets+1, buckets+1+startSlack)
 	if f.own {
-		f.sizes.size(seq)
-		start, f.sizes.counts[seq] = f.sizes.counts[seq], nil
+		f.sizes.sizeInto(seq, start)
 	} else {
 		from := f.first - f.sizes.first
-		start = make([]uint32, buckets+1)
 		copy(start, f.sizes.counts[seq][from:from+buckets])
 	}
 	var held uint32
@@ -216,24 +287,36 @@ func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 		held += c
 		start[k] = held
 	}
-	// 2·held <= avail · draws / all draws, in 128 bits
-	all := uint64(s.Missing) + uint64(s.Duplicates)
-	h1, l1 := bits.Mul64(2*uint64(held), all)
-	h2, l2 := bits.Mul64(uint64(avail), uint64(draws))
-	if h1 > h2 || h1 == h2 && l1 > l2 {
+	most := shareOf(avail, draws, s.Missing+s.Duplicates)
+	if int64(held) > most {
 		return false
 	}
 	b.start = start
+	b.at = reuse(old.at, int64(held), most)
 	n, sLo, sHi := s.bucketStates(f.first, buckets)
 	b.fill(NewRand(s.drawSeed(seq)), draws, n, sLo, sHi, f.first)
 	return true
+}
+
+// shareOf returns the most draws of a sequence of draws, of all draws of
+// both, that avail bytes hold at two bytes a draw, shared by the sequences
+// in proportion: avail·draws / (2·all), rounded down, in 128 bits.
+func shareOf(avail int64, draws, all int) int64 {
+	if draws == 0 {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(avail), uint64(draws))
+	if d := 2 * uint64(all); hi < d {
+		q, _ := bits.Div64(hi, lo, d)
+		return int64(min(q, math.MaxInt64))
+	}
+	return math.MaxInt64
 }
 
 // fill draws r and puts each draw whose state lies in sLo..sHi-1 in its
 // bucket, k less first, from the bucket's end (start[k], as sized) down,
 // so that start[k] ends at bucket k's first draw.
 func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first int64) {
-	b.at = make([]uint16, b.start[len(b.start)-1])
 	var buf [statesBatch]uint32
 	for left := draws; left > 0; {
 		m := min(left, statesBatch)

@@ -154,8 +154,9 @@ func (f *sharedFaults) count(t *model.Tally, lo, hi int) {
 	} else {
 		f.src.Count(t, lo, hi)
 	}
-	if f.left.Add(-1) == 0 {
-		f.index, f.sizes = nil, nil // every task of the window has read it
+	if f.left.Add(-1) == 0 { // every task of the window has read it
+		index.Drop()
+		f.index, f.sizes = nil, nil
 	}
 }
 
@@ -184,6 +185,9 @@ func cutTasks(tasks []piece, shared []*sharedFaults, p piece, src model.Source, 
 	if indexed-p.Lo > window && src.FaultSizesBytes(p.Lo, indexed) <= limit/sizesDen {
 		sizes = &sharedSizes{sizes: src.NewFaultSizes(p.Lo, indexed)}
 	}
+	// The windows' indexes, one after another, fill the memory of those
+	// before them.
+	buffers := new(model.FaultBuffers)
 	for wlo := p.Lo; wlo < p.Hi; wlo += window {
 		whi := min(wlo+window, p.Hi)
 		var f *sharedFaults
@@ -193,6 +197,9 @@ func cutTasks(tasks []piece, shared []*sharedFaults, p piece, src model.Source, 
 			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: sizes.sizes.Index(wlo, whi), sizes: sizes}
 		default:
 			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: src.NewFaultIndex(wlo, whi)}
+		}
+		if f != nil {
+			f.index.UseBuffers(buffers)
 		}
 		for lo := wlo; lo < whi; lo += size {
 			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, whi)})
