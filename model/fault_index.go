@@ -133,6 +133,23 @@ func (s Source) FaultIndexBytes(lo, hi int) int64 {
 // so that the next window's, a bucket or two longer, fit them.
 const startSlack = 2
 
+// ExpectedFaultIndexBytes is the memory an index of subscribers lo..hi-1
+// is expected to take, the draws spread evenly over the source's records:
+// FaultIndexBytes with their records' share of the draws, and of two more
+// buckets' for the records before and after them in its first and last.
+func (s Source) ExpectedFaultIndexBytes(lo, hi int) int64 {
+	p := int64(s.Periods)
+	held := uint64(int64(hi-lo)*p + 2<<bucketShift)
+	draws := uint64(s.Missing) + uint64(s.Duplicates)
+	share := draws
+	if records := uint64(int64(s.Subscribers) * p); held < records {
+		h, l := bits.Mul64(draws, held)
+		share, _ = bits.Div64(h, l, records) // held < records: the quotient fits
+		share++                              // rounded up
+	}
+	return faultIndexOverhead + 2*4*(s.bucketsOf(lo, hi)+1+startSlack) + 2*int64(share)
+}
+
 // FaultSizesBytes is the memory NewFaultSizes(lo, hi) takes, both
 // sequences sized.
 func (s Source) FaultSizesBytes(lo, hi int) int64 {

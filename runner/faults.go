@@ -30,8 +30,9 @@ const (
 	// A window's index is expected to fill fillNum/fillDen of its limit.
 	// Where a source is cut into several windows each one holds millions
 	// of draws, whose number varies by a few thousandths of it from window
-	// to window: a quarter to spare keeps them all indexed.
-	fillNum, fillDen = 3, 4
+	// to window: an eighth to spare keeps them all indexed. Every window
+	// fewer is a pass over the sequences fewer (model.FaultSizes).
+	fillNum, fillDen = 7, 8
 	// A source's windows are sized together when their buckets' sizes take
 	// no more than a window's limit / sizesDen, as they do unless the
 	// faults are sparse over many records (a few draws per bucket of 2^16
@@ -44,12 +45,14 @@ const (
 // 0, 0 when src is counted by redrawing. The indexes share budget
 // (indexBudget but in tests). The source is cut into as few windows as
 // keep each one's expected index, the draws spread evenly over the
-// records, within fillNum/fillDen of the limit, a number that never falls
-// as the source grows (faultIndexMemory counts on it). An index that would still
-// take more than the limit is refused (model.Source.IndexFaults) and its
-// window redrawn, so the limit holds whatever the draws.
+// records, within fillNum/fillDen of the budget's share, a number that
+// never falls as the source grows (faultIndexBound counts on it). A
+// window's limit is its expected index with the same eighth to spare,
+// within the share. An index that would still take more than the limit is
+// refused (model.Source.IndexFaults) and its window redrawn, so the limit
+// holds whatever the draws.
 func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int64) {
-	windows, limit := faultWindows(src, jobs, budget)
+	windows, share := faultWindows(src, jobs, budget)
 	if windows == 0 {
 		return 0, 0
 	}
@@ -59,7 +62,9 @@ func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int6
 	if perWindow < minIndexedTasks {
 		return 0, 0
 	}
-	return perWindow * size, limit
+	subs = min(perWindow*size, src.Subscribers)
+	expected := src.ExpectedFaultIndexBytes(0, subs)
+	return subs, min(share, expected/fillNum*fillDen+fillDen)
 }
 
 // faultWindows returns the number of windows faultWindow cuts src into,
@@ -79,21 +84,36 @@ func faultWindows(src model.Source, jobs int, budget int64) (windows int, limit 
 	return int((expected + fill - 1) / fill), limit
 }
 
-// faultIndexMemory bounds the fault indexes of a run over sources of at
-// most src.Subscribers subscribers, src's periods and faults: the windows
-// one source is cut into, the most bytes one window's index takes, and
-// the most a source's windows sized together hold in sizes (0 if it is
-// cut into one window, which sizes its own). A smaller source is cut into no more windows, its index holds no
-// more buckets, and its sizes no more.
+// faultIndexMemory bounds the fault indexes of a run over sources of
+// src's subscribers, periods and faults: the windows one source is cut
+// into, the most bytes one window's index takes, and the most a source's
+// windows sized together hold in sizes (0 if it is cut into one window,
+// which sizes its own).
 func faultIndexMemory(src model.Source, jobs int) (windows, each, sizes int64) {
-	w, limit := faultWindows(src, jobs, indexBudget)
+	subs, limit := faultWindow(src, jobs, indexBudget)
+	if subs == 0 {
+		return 0, 0, 0
+	}
+	windows = int64((src.Subscribers + subs - 1) / subs)
+	if windows > 1 { // a source's windows, or a shard's, may be sized together
+		sizes = min(src.FaultSizesBytes(0, src.Subscribers), limit/sizesDen)
+	}
+	return windows, limit, sizes
+}
+
+// faultIndexBound is faultIndexMemory for every source of at most
+// src.Subscribers subscribers, src's periods and faults: a smaller source
+// is cut into no more windows, its index is within the budget's share,
+// holds no more buckets and no more draws, and its sizes are no more.
+func faultIndexBound(src model.Source, jobs int) (windows, each, sizes int64) {
+	w, share := faultWindows(src, jobs, indexBudget)
 	if w == 0 {
 		return 0, 0, 0
 	}
-	if w > 1 { // a source's windows, or a shard's, may be sized together
-		sizes = min(src.FaultSizesBytes(0, src.Subscribers), limit/sizesDen)
+	if w > 1 {
+		sizes = min(src.FaultSizesBytes(0, src.Subscribers), share/sizesDen)
 	}
-	return int64(w), min(limit, src.FaultIndexBytes(0, src.Subscribers)), sizes
+	return int64(w), min(share, src.FaultIndexBytes(0, src.Subscribers)/fillNum*fillDen+fillDen), sizes
 }
 
 // sharedFaults is one window's fault index: subscribers lo..hi-1 of src,

@@ -143,9 +143,9 @@ func TestSharedFaultsDropped(t *testing.T) {
 }
 
 // TestFaultIndexMemoryBounds checks plan's share of the fault indexes: a
-// source cut into windows by its own subscribers is never cut into more
-// windows, nor given a larger index, than faultIndexMemory says for a
-// larger source; a source too small or too dense is not indexed.
+// source is cut into no more windows, nor given a larger index limit, than
+// faultIndexMemory says for it, nor than faultIndexBound says for a larger
+// source; a source too small or too dense is not indexed.
 func TestFaultIndexMemoryBounds(t *testing.T) {
 	for _, big := range []model.Source{
 		{Subscribers: 10_000_000, Periods: 120, Missing: 12_000_000, Duplicates: 12_000_000},
@@ -154,19 +154,24 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		{Subscribers: 400_000, Periods: 24, Missing: 300_000, Duplicates: 300_000},
 	} {
 		for _, jobs := range []int{1, 2, 8} {
-			windows, each, _ := faultIndexMemory(big, jobs)
-			for _, n := range []int{big.Subscribers, big.Subscribers / 2, big.Subscribers/3 + 1, 200_000, 70_000} {
+			windows, each, _ := faultIndexBound(big, jobs)
+			for _, n := range []int{big.Subscribers, big.Subscribers - 1, big.Subscribers / 2, big.Subscribers/3 + 1, big.Subscribers / 5, 200_000, 70_000} {
 				src := big
 				src.Subscribers = n
 				subs, limit := faultWindow(src, jobs, indexBudget)
 				if subs == 0 {
 					continue
 				}
-				if w := int64((n + subs - 1) / subs); w > windows {
-					t.Errorf("%+v -j %d: %d windows, more than the %d counted for %d subscribers", src, jobs, w, windows, big.Subscribers)
+				w := int64((n + subs - 1) / subs)
+				own, ownEach, _ := faultIndexMemory(src, jobs)
+				if w > windows || w > own {
+					t.Errorf("%+v -j %d: %d windows, more than the %d counted for it, or the %d for %d subscribers", src, jobs, w, own, windows, big.Subscribers)
 				}
-				if b := min(limit, src.FaultIndexBytes(0, min(subs, n))); b > each {
-					t.Errorf("%+v -j %d: an index of up to %d bytes, more than the %d counted", src, jobs, b, each)
+				if limit > each || limit > ownEach {
+					t.Errorf("%+v -j %d: an index of up to %d bytes, more than the %d counted for it, or the %d for %d subscribers", src, jobs, limit, ownEach, each, big.Subscribers)
+				}
+				if full := min(n, subs); limit < src.ExpectedFaultIndexBytes(0, full)*17/16 {
+					t.Errorf("%+v -j %d: a limit of %d bytes, less than a sixteenth over the index a window of %d subscribers is expected to take, %d", src, jobs, limit, full, src.ExpectedFaultIndexBytes(0, full))
 				}
 			}
 		}
@@ -176,7 +181,7 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		t.Errorf("%+v: indexed in windows of %d subscribers", dense, subs)
 	}
 	small := model.Source{Subscribers: 20_000, Periods: 24, Missing: 300_000, Duplicates: 300_000}
-	if w, _, _ := faultIndexMemory(small, 2); w != 0 {
+	if w, _, _ := faultIndexBound(small, 2); w != 0 {
 		t.Errorf("%+v: %d windows counted for a source of one task", small, w)
 	}
 }

@@ -90,7 +90,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			t := gm.tasks(e, p)
 			tasks = satmath.Add(tasks, satmath.Mul(n, t))
 			tallies = satmath.Add(tallies, satmath.Mul(n, min(j, t), gm.tallyBytes(p)))
-			w, each, z := faultIndexMemory(gm.source(e, p), jobs)
+			w, each, z := gm.faultMemory(e, p, jobs)
 			windows, window, bucketSizes = satmath.Add(windows, satmath.Mul(n, w)), max(window, each), max(bucketSizes, z)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
@@ -112,8 +112,11 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	}
 	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
 	// No more fault indexes than goroutines are alive at once (faults.go),
-	// nor sizes of windows sized together.
-	counting = satmath.Add(counting, satmath.Mul(min(j, windows), satmath.Add(window, bucketSizes)))
+	// nor sizes of windows sized together. The indexes' memory is not left
+	// to the collector: each window fills the slices of one before it
+	// (model.FaultBuffers), so they are counted once, not twice over.
+	indexes := satmath.Mul(min(j, windows), window)
+	counting = satmath.Add(counting, satmath.Mul(min(j, windows), bucketSizes))
 	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at, in each format that has them; the headline of the
@@ -154,8 +157,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if slices.Contains(formats, results.FormatXLSX) {
 		writing = satmath.Add(writing, workbookBytes(e, sizes))
 	}
-	live := satmath.Add(evaluated, max(counting, writing))
-	heap := max(minHeapBytes, satmath.Mul(heapFactor, live))
+	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
+	heap = max(minHeapBytes, heap, satmath.Add(satmath.Mul(heapFactor, satmath.Add(evaluated, counting)), indexes))
 	return satmath.Add(programBytes, satmath.Mul(heap/marginDen, marginNum))
 }
 
@@ -243,6 +246,26 @@ func (gm *gridMemory) tasks(e *experiment.Experiment, p int) int64 {
 // its memory goes.
 func (gm *gridMemory) source(e *experiment.Experiment, p int) model.Source {
 	return model.Source{Subscribers: slices.Max(gm.g.Subscribers), Periods: p, Missing: e.Missing, Duplicates: e.Duplicates}
+}
+
+// faultValues is the most subscribers values whose fault indexes
+// faultMemory bounds one by one.
+const faultValues = 64
+
+// faultMemory bounds the fault indexes of the grid's sources of p periods
+// (faultIndexMemory): each subscribers value's own, or, for an axis of
+// more than faultValues values, those of any source up to the largest.
+func (gm *gridMemory) faultMemory(e *experiment.Experiment, p, jobs int) (windows, each, sizes int64) {
+	src := gm.source(e, p)
+	if len(gm.g.Subscribers) > faultValues {
+		return faultIndexBound(src, jobs)
+	}
+	for _, n := range gm.g.Subscribers {
+		src.Subscribers = n
+		w, b, z := faultIndexMemory(src, jobs)
+		windows, each, sizes = max(windows, w), max(each, b), max(sizes, z)
+	}
+	return windows, each, sizes
 }
 
 // tallyBytes bounds one goroutine's tally of one source of p periods of
