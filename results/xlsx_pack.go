@@ -188,7 +188,21 @@ func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scr
 		p = sheets[path]
 		p.out.dir = scratch
 		d, suffix = newParallelDeflater(&p.out), sheet[end:]
-		_, err = d.Write(setDimension(sheet[:end], parts[i].dim))
+		head := setDimension(sheet[:end], parts[i].dim)
+		if cols := parts[i].cols; cols != nil {
+			at := bytes.Index(head, []byte("<sheetData>"))
+			if at < 0 {
+				return nil, fmt.Errorf("%s: the sheet has no <sheetData> to put its columns before", path)
+			}
+			if _, err := d.Write(head[:at]); err != nil {
+				return d, err
+			}
+			if _, err := d.Write(cols); err != nil {
+				return d, err
+			}
+			head = head[at:]
+		}
+		_, err = d.Write(head)
 		return d, err
 	}
 	end := func(i int) error {

@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -197,10 +196,65 @@ func (d *dimensionScanner) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-var coreDates = regexp.MustCompile(`<dcterms:(created|modified)[^>]*>[^<]*</dcterms:(created|modified)>`)
+// undate leaves the created and modified dates out of docProps/core.xml:
+// every element <dcterms:created ...>text</dcterms:created> and the same
+// of modified (either name may close either).
+func undate(b []byte) ([]byte, error) {
+	const open, closing = "<dcterms:", "</dcterms:"
+	var out []byte
+	last, cut := 0, false
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(open))
+		if j < 0 {
+			break
+		}
+		start := i + j
+		i = start + 1
+		end := dateEnd(b, start+len(open), closing)
+		if end < 0 {
+			continue
+		}
+		out = append(out, b[last:start]...)
+		last, i, cut = end, end, true
+	}
+	if !cut {
+		return b, nil
+	}
+	return append(out, b[last:]...), nil
+}
 
-// undate leaves the created and modified dates out of docProps/core.xml.
-func undate(b []byte) ([]byte, error) { return coreDates.ReplaceAll(b, nil), nil }
+// dateEnd returns the end of a date element of docProps/core.xml whose
+// name starts at i, after its "<dcterms:", or -1 if none does.
+func dateEnd(b []byte, i int, closing string) int {
+	i = dateName(b, i)
+	if i < 0 {
+		return -1
+	}
+	gt := bytes.IndexByte(b[i:], '>') // the rest of the start tag
+	if gt < 0 {
+		return -1
+	}
+	i += gt + 1
+	lt := bytes.IndexByte(b[i:], '<') // the date
+	if lt < 0 || !bytes.HasPrefix(b[i+lt:], []byte(closing)) {
+		return -1
+	}
+	i = dateName(b, i+lt+len(closing))
+	if i < 0 || i >= len(b) || b[i] != '>' {
+		return -1
+	}
+	return i + 1
+}
+
+// dateName returns the end of the name created or modified at i, or -1.
+func dateName(b []byte, i int) int {
+	for _, name := range []string{"created", "modified"} {
+		if bytes.HasPrefix(b[i:], []byte(name)) {
+			return i + len(name)
+		}
+	}
+	return -1
+}
 
 // dimensionRef writes the range from A1 to column col, row row.
 func dimensionRef(col, row int) string {
@@ -223,27 +277,44 @@ func setDimension(sheet []byte, ref string) []byte {
 	return append(out, sheet[i+len(old):]...)
 }
 
-var (
-	xValRef   = regexp.MustCompile(`<xVal><strRef><f>([^<]*)</f></strRef></xVal>`)
-	emptyVals = regexp.MustCompile(`<(yVal|val)><numRef><f>([^<]*)</f><numCache><formatCode></formatCode></numCache></numRef></(yVal|val)>`)
+// The elements fillChartCaches rewrites, as excelize writes them: a
+// scatter series' x values as a string reference without a cache, and a
+// series' values with an empty cache, where the formula goes in between.
+const (
+	xValOpen   = `<xVal><strRef><f>`
+	xValClose  = `</f></strRef></xVal>`
+	valsOpen   = `<numRef><f>`
+	valsClose  = `</f><numCache><formatCode></formatCode></numCache></numRef></`
+	yValTag    = `yVal`
+	valTag     = `val`
+	tagClosing = '>'
 )
 
 // fillChartCaches rewrites a chart's numeric x values as a number
 // reference with its cache, and fills the cache of every series' values,
-// the i-th match for the i-th series.
+// the i-th match for the i-th series. It reads the part once for each of
+// the two kinds of element, by plain search: the elements are excelize's
+// fixed text around a formula, which holds no '<'.
 func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
-	var err error
 	if c.xs != nil {
-		n := len(xValRef.FindAllIndex(chart, -1))
-		series := 0
-		chart = xValRef.ReplaceAllFunc(chart, func(m []byte) []byte {
-			f := xValRef.FindSubmatch(m)[1]
-			series++
-			if c.marks.xs != nil && series == n {
-				return []byte(markLabels(c.marks.labels, c.marks.at) + "<xVal>" + numRef(string(f), c.marks.xs) + "</xVal>")
+		xvals := findXVals(chart)
+		if len(xvals) > 0 {
+			out := make([]byte, 0, len(chart)+len(xvals)*(64+24*len(c.xs)))
+			last := 0
+			for i, m := range xvals {
+				out = append(out, chart[last:m.start]...)
+				f := chart[m.f0:m.f1]
+				if c.marks.xs != nil && i == len(xvals)-1 {
+					out = append(out, markLabels(c.marks.labels, c.marks.at)...)
+					out = appendNumRef(append(out, "<xVal>"...), f, c.marks.xs)
+				} else {
+					out = appendNumRef(append(out, "<xVal>"...), f, c.xs)
+				}
+				out = append(out, "</xVal>"...)
+				last = m.end
 			}
-			return []byte("<xVal>" + numRef(string(f), c.xs) + "</xVal>")
-		})
+			chart = append(out, chart[last:]...)
+		}
 	}
 	if c.points != nil {
 		chart = colourPoints(chart, c.points)
@@ -251,18 +322,119 @@ func fillChartCaches(chart []byte, c chartCache) ([]byte, error) {
 	if c.logX {
 		chart = logXAxis(chart)
 	}
-	series := 0
-	chart = emptyVals.ReplaceAllFunc(chart, func(m []byte) []byte {
-		sm := emptyVals.FindSubmatch(m)
+	vals := findEmptyVals(chart)
+	if len(vals) == 0 {
+		return chart, nil
+	}
+	out := make([]byte, 0, len(chart)+len(vals)*(64+24*len(c.xs)))
+	last, series := 0, 0
+	var err error
+	for _, m := range vals {
+		out = append(out, chart[last:m.start]...)
+		last = m.end
 		if series >= len(c.ys) {
 			err = fmt.Errorf("the chart has more series than the %d it plots", len(c.ys))
-			return m
+			out = append(out, chart[m.start:m.end]...)
+			continue
 		}
-		ys := c.ys[series]
+		tag := chart[m.start+1 : m.start+1+m.tag]
+		out = append(append(append(out, '<'), tag...), '>')
+		out = appendNumRef(out, chart[m.f0:m.f1], c.ys[series])
+		out = append(append(append(out, "</"...), tag...), '>')
 		series++
-		return []byte("<" + string(sm[1]) + ">" + numRef(string(sm[2]), ys) + "</" + string(sm[1]) + ">")
-	})
-	return chart, err
+	}
+	return append(out, chart[last:]...), err
+}
+
+// chartMatch is an element of a chart's part that fillChartCaches
+// rewrites: chart[start:end], its formula chart[f0:f1], and for values
+// the length of its tag's name.
+type chartMatch struct {
+	start, end, f0, f1, tag int
+}
+
+// formulaEnd returns the end of the formula that starts at i: the next
+// '<', or -1.
+func formulaEnd(chart []byte, i int) int {
+	j := bytes.IndexByte(chart[i:], '<')
+	if j < 0 {
+		return -1
+	}
+	return i + j
+}
+
+// findXVals finds, in order, every x values element that is a string
+// reference without a cache.
+func findXVals(chart []byte) []chartMatch {
+	var ms []chartMatch
+	for i := 0; ; {
+		j := bytes.Index(chart[i:], []byte(xValOpen))
+		if j < 0 {
+			return ms
+		}
+		start := i + j
+		f0 := start + len(xValOpen)
+		f1 := formulaEnd(chart, f0)
+		if f1 < 0 {
+			return ms
+		}
+		if !bytes.HasPrefix(chart[f1:], []byte(xValClose)) {
+			i = start + 1
+			continue
+		}
+		end := f1 + len(xValClose)
+		ms = append(ms, chartMatch{start: start, end: end, f0: f0, f1: f1})
+		i = end
+	}
+}
+
+// findEmptyVals finds, in order, every series' values (yVal or val) that
+// are a number reference with an empty cache. The closing tag may be
+// either name, as the opening one may.
+func findEmptyVals(chart []byte) []chartMatch {
+	var ms []chartMatch
+	prevEnd := 0 // where the last match ends: the next starts after it
+	for i := 0; ; {
+		j := bytes.Index(chart[i:], []byte(valsOpen))
+		if j < 0 {
+			return ms
+		}
+		at := i + j
+		i = at + 1
+		start, tag := -1, 0
+		for _, name := range []string{yValTag, valTag} {
+			if s := at - len(name) - 2; s >= prevEnd && chart[s] == '<' &&
+				string(chart[s+1:at-1]) == name && chart[at-1] == tagClosing {
+				start, tag = s, len(name)
+				break
+			}
+		}
+		if start < 0 {
+			continue
+		}
+		f0 := at + len(valsOpen)
+		f1 := formulaEnd(chart, f0)
+		if f1 < 0 {
+			return ms
+		}
+		rest := chart[f1:]
+		if !bytes.HasPrefix(rest, []byte(valsClose)) {
+			continue
+		}
+		rest = rest[len(valsClose):]
+		end := -1
+		for _, name := range []string{yValTag, valTag} {
+			if len(rest) > len(name) && string(rest[:len(name)]) == name && rest[len(name)] == tagClosing {
+				end = f1 + len(valsClose) + len(name) + 1
+				break
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		ms = append(ms, chartMatch{start: start, end: end, f0: f0, f1: f1, tag: tag})
+		i, prevEnd = end, end
+	}
 }
 
 // markLabels writes the data labels of a chart's marks, a label of its
@@ -330,18 +502,23 @@ func colourPoints(chart []byte, colours []string) []byte {
 	return append(out, chart[i:]...)
 }
 
-// numRef writes a number reference to f with its cache of values; NaN is
-// a point left out.
-func numRef(f string, vs []float64) string {
-	var b strings.Builder
-	b.WriteString("<numRef><f>" + f + "</f><numCache><formatCode>General</formatCode>")
-	fmt.Fprintf(&b, `<ptCount val="%d"/>`, len(vs))
+// appendNumRef appends a number reference to f with its cache of values;
+// NaN is a point left out.
+func appendNumRef(dst, f []byte, vs []float64) []byte {
+	dst = append(dst, "<numRef><f>"...)
+	dst = append(dst, f...)
+	dst = append(dst, `</f><numCache><formatCode>General</formatCode><ptCount val="`...)
+	dst = strconv.AppendInt(dst, int64(len(vs)), 10)
+	dst = append(dst, `"/>`...)
 	for i, v := range vs {
 		if v != v {
 			continue
 		}
-		fmt.Fprintf(&b, `<pt idx="%d"><v>%s</v></pt>`, i, strconv.FormatFloat(v, 'g', 15, 64))
+		dst = append(dst, `<pt idx="`...)
+		dst = strconv.AppendInt(dst, int64(i), 10)
+		dst = append(dst, `"><v>`...)
+		dst = strconv.AppendFloat(dst, v, 'g', 15, 64)
+		dst = append(dst, `</v></pt>`...)
 	}
-	b.WriteString("</numCache></numRef>")
-	return b.String()
+	return append(dst, "</numCache></numRef>"...)
 }

@@ -34,11 +34,13 @@ type tableRows struct {
 
 // sheetPart is one sheet of a table: its part in the package, the range
 // of its cells (its dimension), and the table's rows lo..hi-1 that it
-// holds.
+// holds; and, when set, its <cols> element, which goes in before its
+// <sheetData> (see colsElement).
 type sheetPart struct {
 	path   string
 	dim    string
 	lo, hi int
+	cols   []byte
 }
 
 // sheetRows are rows written into sheets excelize made without them, as
