@@ -185,3 +185,24 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		t.Errorf("%+v: %d windows counted for a source of one task", small, w)
 	}
 }
+
+// BenchmarkFaultWindows counts scale.yaml with one fault of each kind per
+// hundred records in process, on every core: at 10^7 subscribers (one
+// window, its index drawn once) and at 10^8 (windows sized together, each
+// filled in one more pass and reusing the memory of the one before it).
+// bench/README.md sets it against model.BenchmarkFloorFaults; profile it
+// with -cpuprofile.
+func BenchmarkFaultWindows(b *testing.B) {
+	for _, n := range []int{10_000_000, 100_000_000} {
+		e := scaleExperiment()
+		e.Subscribers = []int{n}
+		e.Missing, e.Duplicates = n*120/100, n*120/100 // 1% of n × 120 periods
+		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Evaluate(context.Background(), e, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
