@@ -47,13 +47,16 @@ const (
 	// xlsxTableCellBytes is the most XML one cell of a table or a view
 	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
 	// view's sheet keeps per block until it is written: the block's rows
-	// counted, and its page break.
-	xlsxTableCellBytes = 64
-	xlsxRowBytes       = 64
-	xlsxBytes          = 4 << 20
-	xlsxPackBytes      = 1 << 20
-	xlsxPieceBytes     = 1 << 20
-	xlsxBlockBytes     = 64
+	// counted, and its page break. xlsxBlockCountBytes is what laying a
+	// view's sheet out keeps per block at most, a run of the blocks' counts
+	// (results/xlsx_view_layout.go) of 12 bytes, twice as its list grows.
+	xlsxTableCellBytes  = 64
+	xlsxRowBytes        = 64
+	xlsxBytes           = 4 << 20
+	xlsxPackBytes       = 1 << 20
+	xlsxPieceBytes      = 1 << 20
+	xlsxBlockBytes      = 64
+	xlsxBlockCountBytes = 24
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
@@ -397,7 +400,7 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
 		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
 	slices.Sort(packed)
-	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes))
+	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes+xlsxBlockCountBytes))
 	// Each packed sheet, compressed, is kept in memory up to
 	// results.PackedInMemory until it is copied into the archive: no more
 	// than its XML.
