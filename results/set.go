@@ -28,6 +28,13 @@ type Set struct {
 	// the answers the grid leads to. A zero Table (no Columns) is not written.
 	Decisions Table
 	Breakeven Table
+	// BestIntervals is Decisions's rows with only the columns seed,
+	// subscribers, periods, state_rows, probability and best_interval,
+	// made at less cost than the whole decisions: the summary's decision
+	// maps read it, so that a workbook makes its decisions once, for the
+	// decisions sheet. It is not written. A zero Table: the maps read
+	// Decisions.
+	BestIntervals Table
 	// Headline is the run's answer in words, one line each, as ckptlab run
 	// prints it on stdout after the experiment: a dozen lines at most.
 	Headline []string

@@ -78,8 +78,8 @@ func (b *workbook) writeSummary(s Set) error {
 			return err
 		}
 	}
-	if len(s.Decisions.Columns) > 0 {
-		if err := ss.decisionMaps(s.Decisions); err != nil {
+	if maps := s.bestIntervals(); len(maps.Columns) > 0 {
+		if err := ss.decisionMaps(maps); err != nil {
 			return err
 		}
 	}
@@ -88,6 +88,15 @@ func (b *workbook) writeSummary(s Set) error {
 		return err
 	}
 	return sw.Flush()
+}
+
+// bestIntervals returns the table the decision maps read: BestIntervals,
+// or Decisions where the set has none.
+func (s Set) bestIntervals() Table {
+	if len(s.BestIntervals.Columns) > 0 {
+		return s.BestIntervals
+	}
+	return s.Decisions
 }
 
 // describe returns the experiment in a paragraph: its description, then
@@ -334,12 +343,18 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 	// The maps of the first SummaryMaps sources; the others are counted.
 	var maps []*decisionMap
 	sources, last := 0, ""
+	var lastKey [3]Value // the source's seed, subscribers and periods
 	for row := range t.Rows {
-		source := fmt.Sprintf("seed %s, %s subscribers, %s periods", row[seed], row[subs], row[periods])
-		if sources == 0 || source != last {
-			sources, last = sources+1, source
-			if len(maps) < SummaryMaps {
-				maps = append(maps, &decisionMap{source: source})
+		if key := [3]Value{row[seed], row[subs], row[periods]}; sources == 0 || key != lastKey {
+			// the source's title, made when its cells change: two
+			// sources apart in their cells may still read alike
+			lastKey = key
+			source := fmt.Sprintf("seed %s, %s subscribers, %s periods", key[0], key[1], key[2])
+			if sources == 0 || source != last {
+				sources, last = sources+1, source
+				if len(maps) < SummaryMaps {
+					maps = append(maps, &decisionMap{source: source})
+				}
 			}
 		}
 		if sources <= SummaryMaps {

@@ -42,6 +42,7 @@ func decidedSet(t testing.TB) results.Set {
 		}
 	}
 	s.Decisions = tableOf("decisions", results.DecisionColumns, decisions)
+	s.BestIntervals = results.Table{} // the maps read these decisions
 	s.Breakeven = tableOf("breakeven", results.BreakevenColumns, [][]results.Value{
 		{i(20260218), i(200), i(12), i(200), x("none"), f(0), f(11.0 / 18), x("0"), x("11/18")},
 		{i(20260218), i(200), i(12), i(200), x("6"), f(11.0 / 18), f(11.0 / 12), x("11/18"), x("11/12")},
@@ -83,6 +84,37 @@ func TestXLSXDecisionSheets(t *testing.T) {
 		if got, _ := f.GetCellType(sheet, ref); got != want {
 			t.Errorf("%s has type %v, want %v", cell, got, want)
 		}
+	}
+}
+
+// TestSummaryMapsReadBestIntervals checks that the summary's decision
+// maps read the set's best intervals, when it has them, and not the
+// decisions: the workbook is the same bytes, and the decisions are read
+// once, for their sheet.
+func TestSummaryMapsReadBestIntervals(t *testing.T) {
+	set := decidedSet(t)
+	want := workbookBytes(t, set, 0)
+	var block results.Block
+	for row := range set.Decisions.Rows {
+		block.Rows = append(block.Rows, slices.Clone(row[:6]))
+	}
+	block.Columns = set.Decisions.Columns[:6]
+	set.BestIntervals = block.Table("best_intervals")
+	if got := set.BestIntervals.Header(); !slices.Equal(got, []string{"seed", "subscribers", "periods", "state_rows", "probability", "best_interval"}) {
+		t.Fatalf("best intervals' columns %v", got)
+	}
+	passes := 0
+	set.Decisions.Len = len(block.Rows) // the sheet needs no pass to count them
+	rows := set.Decisions.Rows
+	set.Decisions.Rows = func(yield func([]results.Value) bool) {
+		passes++
+		rows(yield)
+	}
+	if got := workbookBytes(t, set, 0); !bytes.Equal(got, want) {
+		t.Error("the workbook differs when its maps read the best intervals")
+	}
+	if passes != 1 {
+		t.Errorf("the workbook read the decisions %d times, want once", passes)
 	}
 }
 

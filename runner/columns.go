@@ -1,6 +1,11 @@
 package runner
 
-import "ckptlab/results"
+import (
+	"fmt"
+	"slices"
+
+	"ckptlab/results"
+)
 
 // A tableColumn is one column of a table whose rows are made from values
 // of R (a grid point, a decision, a piece of an envelope): its name and
@@ -47,6 +52,23 @@ func header[R any](cols []tableColumn[R]) []results.Column {
 	out := make([]results.Column, len(cols))
 	for i, c := range cols {
 		out[i] = c.Column
+	}
+	return out
+}
+
+// columnsNamed returns the columns of cols of the given names, in cols's
+// order: a table that shows some columns of another takes them from its
+// declaration rather than declaring them again. A name cols does not have
+// is a mistake of the program, and panics as the package starts.
+func columnsNamed[R any](cols []tableColumn[R], names ...string) []tableColumn[R] {
+	var out []tableColumn[R]
+	for _, c := range cols {
+		if slices.Contains(names, c.Name) {
+			out = append(out, c)
+		}
+	}
+	if len(out) != len(names) {
+		panic(fmt.Sprintf("runner: columns %q are not all among the table's", names))
 	}
 	return out
 }

@@ -45,63 +45,105 @@ func (sr *SourceResult) outcomes() []decide.Outcomes {
 	return out
 }
 
-// decisions yields every decision in the order of decisions.csv: sources
-// (seeds, subscribers, periods, grid by grid of the cases), then state
-// rows, then probabilities, each in declared order. A decision weighs the
-// intervals with a point left in the grid, and there is none without one;
-// a decision two cases both hold with the same intervals comes once. Decisions do not depend on partitioning: the whole
-// stream's figures are the same in every part. Each costs O(intervals +
-// log n) for the declared criteria, O(P) for the optimum over every
-// interval, whose sums are computed once per source in O(P log P), and
-// O(P²) for the best schedule.
-func (r *Result) decisions(yield func(d *decision) bool) {
-	alpha := r.Exp.RiskLevel
+// decisionPoint is where a decision is made: a source, a state size and a
+// probability, and the source's intervals with a point left there.
+type decisionPoint struct {
+	sr        *SourceResult
+	stateRows int
+	prob      float64
+	left      []bool
+}
+
+// decisionPoints yields the point of every decision in the order of
+// decisions.csv: sources (seeds, subscribers, periods, grid by grid of the
+// cases), then state rows, then probabilities, each in declared order. A
+// decision weighs the intervals with a point left in the grid, and there is
+// none without one; a decision two cases both hold with the same intervals
+// comes once. A source's points come together.
+func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
 	seen := r.once()
 	for _, sr := range r.Sources {
-		costs := sr.Parts[0].Costs
-		// made at the source's first decision: a source that cases share
-		// makes its decisions once, and the other source results none
-		var outs []decide.Outcomes
-		var sums []int64
-		var schedules *decide.Schedules
-		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			for _, prob := range sr.Grid.Probabilities {
 				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
 				if none(left) || seen(sr, stateRows, prob, left) {
 					continue
 				}
-				if outs == nil {
-					outs = sr.outcomes()
-					sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
-					schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
-				}
-				d := &decision{sr: sr, stateRows: stateRows, prob: prob}
-				d.best = bestLeft(costs, left, prob, stateRows)
-				d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
-				first := true
-				for i, c := range costs {
-					if !left[i] {
-						continue
-					}
-					if w := c.WorstTotal(stateRows); first || w < d.worstTotal {
-						d.worst, d.worstTotal = i, w
-					}
-					if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); first || t < d.tailTotal {
-						d.tail, d.tailTotal = i, t
-					}
-					first = false
-				}
-				d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
-				d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
-				d.schedule = r.schedules.best(schedules, sr, stateRows, prob)
-				d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
-				optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
-				d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
-				if !yield(d) {
+				if !yield(decisionPoint{sr, stateRows, prob, left}) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// decisions yields every decision, at its point (decisionPoints), in the
+// order of decisions.csv. Decisions do not depend on partitioning: the
+// whole stream's figures are the same in every part. Each costs
+// O(intervals + log n) for the declared criteria, O(P) for the optimum
+// over every interval, whose sums are computed once per source in
+// O(P log P), and O(P²) for the best schedule. What only needs the best
+// interval reads bestIntervals, which costs O(intervals) a decision.
+func (r *Result) decisions(yield func(d *decision) bool) {
+	alpha := r.Exp.RiskLevel
+	// made at the source's first decision: a source that cases share
+	// makes its decisions once, and the other source results none
+	var (
+		src       *SourceResult
+		outs      []decide.Outcomes
+		sums      []int64
+		schedules *decide.Schedules
+	)
+	for pt := range r.decisionPoints {
+		sr, stateRows, prob, left := pt.sr, pt.stateRows, pt.prob, pt.left
+		if sr != src {
+			src = sr
+			outs = sr.outcomes()
+			sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+			schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
+		}
+		costs := sr.Parts[0].Costs
+		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
+		d := &decision{sr: sr, stateRows: stateRows, prob: prob}
+		d.best = bestLeft(costs, left, prob, stateRows)
+		d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
+		first := true
+		for i, c := range costs {
+			if !left[i] {
+				continue
+			}
+			if w := c.WorstTotal(stateRows); first || w < d.worstTotal {
+				d.worst, d.worstTotal = i, w
+			}
+			if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); first || t < d.tailTotal {
+				d.tail, d.tailTotal = i, t
+			}
+			first = false
+		}
+		d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
+		d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
+		d.schedule = r.schedules.best(schedules, sr, stateRows, prob)
+		d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
+		optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
+		d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
+		if !yield(d) {
+			return
+		}
+	}
+}
+
+// bestIntervals yields every decision with its point and best interval
+// alone, in the order of decisions: what the summary's decision maps read,
+// at O(intervals) a decision. The other criteria are left zero; the
+// decision is reused from one to the next.
+func (r *Result) bestIntervals(yield func(d *decision) bool) {
+	var d decision
+	for pt := range r.decisionPoints {
+		costs := pt.sr.Parts[0].Costs
+		d = decision{sr: pt.sr, stateRows: pt.stateRows, prob: pt.prob,
+			best: bestLeft(costs, pt.left, pt.prob, pt.stateRows)}
+		if !yield(&d) {
+			return
 		}
 	}
 }
@@ -136,6 +178,10 @@ var decisionColumns = []tableColumn[decision]{
 	floatColumn("schedule_expected_total", 1, func(d *decision) float64 { return d.scheduleTotal }),
 }
 
+// bestIntervalColumns are the columns of decisionColumns that a decision
+// of bestIntervals fills: its point and its best interval.
+var bestIntervalColumns = columnsNamed(decisionColumns, "seed", "subscribers", "periods", "state_rows", "probability", "best_interval")
+
 // estimate writes a continuous estimate of the decision as a float
 // column would, or "none" where there is none.
 func (d *decision) estimate(v float64) string {
@@ -146,11 +192,33 @@ func (d *decision) estimate(v float64) string {
 }
 
 // DecisionsTable returns decisions.csv's table (README.md#decisions-what-each-criterion-means).
+// Its Len is counted from the decisions' points, so that the workbook
+// need not make every decision once more to count its rows.
 func (r *Result) DecisionsTable() results.Table {
-	return results.Table{Name: "decisions", Columns: header(decisionColumns), Rows: func(yield func([]results.Value) bool) {
+	n := 0
+	for range r.decisionPoints {
+		n++
+	}
+	return results.Table{Name: "decisions", Columns: header(decisionColumns), Len: n, Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for d := range r.decisions {
 			cells = appendRow(cells[:0], decisionColumns, d)
+			if !yield(cells) {
+				return
+			}
+		}
+	}}
+}
+
+// BestIntervalsTable returns decisions.csv's rows, in its order, with only
+// the columns bestIntervalColumns names: the table the summary's decision
+// maps read (results.Set.BestIntervals), made without the criteria that
+// cost a decision O(P) and O(P²).
+func (r *Result) BestIntervalsTable() results.Table {
+	return results.Table{Name: "best_intervals", Columns: header(bestIntervalColumns), Rows: func(yield func([]results.Value) bool) {
+		var cells []results.Value
+		for d := range r.bestIntervals {
+			cells = appendRow(cells[:0], bestIntervalColumns, d)
 			if !yield(cells) {
 				return
 			}

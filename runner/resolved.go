@@ -27,11 +27,14 @@ func (r *Result) Set(formats []string) results.Set {
 		Grid:        r.GridTable(),
 		Failures:    r.FailuresTable(),
 		Decisions:   r.DecisionsTable(),
-		Breakeven:   r.BreakevenTable(),
-		Headline:    r.Headline(),
-		Config:      Config(r.Exp),
-		Version:     Version,
-		Inputs:      r.Exp.Inputs(),
+		// the summary's decision maps read the best intervals alone, so
+		// that a workbook makes its decisions once
+		BestIntervals: r.BestIntervalsTable(),
+		Breakeven:     r.BreakevenTable(),
+		Headline:      r.Headline(),
+		Config:        Config(r.Exp),
+		Version:       Version,
+		Inputs:        r.Exp.Inputs(),
 	}
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
