@@ -31,7 +31,7 @@ type viewRows struct {
 func (r viewRows) sheets() []sheetPart { return []sheetPart{r.part} }
 
 // lay ranges over the view's blocks and lays out each that fits, as
-// writeView does: place is called for each piece of a block, with the row
+// writeView does (from their counts, with layCounts, when it can): place is called for each piece of a block, with the row
 // it starts on, and brk with each cell that begins a printed page.
 func (r viewRows) lay(ctx context.Context, brk func(cell string) error, place func(top int, piece Block) error) error {
 	fit := newBlockFitter(r.last, r.fitRows)
@@ -51,6 +51,36 @@ func (r viewRows) lay(ctx context.Context, brk func(cell string) error, place fu
 		}
 	}
 	return ctx.Err()
+}
+
+// layCounts lays out the blocks counted as lay lays out the blocks
+// themselves, but from their counts alone (see blockCounts): piece is
+// called for each piece of a block, with the row it starts on, its rows
+// and its columns, and brk with each cell that begins a printed page.
+func (r viewRows) layCounts(ctx context.Context, counts *blockCounts, brk func(cell string) error, piece func(top, rows, cols int)) error {
+	fit := newBlockFitter(r.last, r.fitRows)
+	pages := continuedPages{rows: r.pageRows, used: 1, on: r.continued}
+	row := 3
+	for _, run := range counts.runs {
+		for range run.blocks {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			kept, _, ok := fit.fit(int(run.rows))
+			if !ok {
+				return nil // nor any block after it
+			}
+			var err error
+			row, err = pages.lay(row, kept, brk, func(top, from, to int) error {
+				piece(top, to-from, int(run.cols))
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // style returns the id of a style the blocks use, made when the sheet was.

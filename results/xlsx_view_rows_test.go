@@ -1,7 +1,9 @@
 package results
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"testing"
@@ -22,7 +24,9 @@ func streamViewByExcelize(b *workbook, sw *excelize.StreamWriter, rows viewRows)
 // hostileViews are views of every shape a view sheet takes: many blocks
 // (page breaks), blocks without rows or columns, rows of every kind of
 // cell, marked cells, interval columns of numbers and none, a block of
-// more rows than a page, a view with no block, and views made by Each.
+// more rows than a page, a view with no block, views made by Each, and
+// one with rows shorter than its header, with cells marked out of
+// their rows' order (laid out from its blocks, not their counts).
 func hostileViews() []View {
 	ht := hostileTable()
 	var hostile [][]Value
@@ -66,6 +70,13 @@ func hostileViews() []View {
 		{Name: "partition", Title: "A long block", Each: func(yield func(Block) bool) {
 			_ = yield(block(3, 2500)) && yield(block(4, 3))
 		}},
+		{Name: "ragged", Title: "Blocks laid out from themselves", Blocks: []Block{
+			block(5, 40),
+			{Title: "rows shorter than the header", Columns: cols[:3], Rows: [][]Value{
+				{TextValue("1")}, {}, {TextValue("2"), IntValue(3)}, {}},
+				Marked: [][2]int{{2, 1}, {0, 0}}},
+			block(6, 30),
+		}},
 	}
 }
 
@@ -86,5 +97,39 @@ func TestViewRowsMatchExcelize(t *testing.T) {
 		ours := zipParts(t, xlsxWriter{sheetRows: sheetRows}, set)
 		theirs := zipParts(t, xlsxWriter{sheetRows: sheetRows, streamViews: streamViewByExcelize}, set)
 		compareParts(t, fmt.Sprintf("sheet rows %d", sheetRows), ours, theirs)
+	}
+}
+
+// TestViewBlocksMadeTwice holds the workbook to making a view's blocks
+// twice: once as its sheet is made, to measure the columns and count the
+// blocks, and once as the workbook is saved, to write them; the layout on
+// the pages is made from the counts. A view whose blocks the counts do not
+// tell (rows shorter than the header) is laid out from its blocks, made a
+// third time.
+func TestViewBlocksMadeTwice(t *testing.T) {
+	for _, sheetRows := range []int{0, 40} {
+		views := hostileViews()
+		ranged := make([]int, len(views))
+		for i := range views {
+			all := views[i].All()
+			views[i].Blocks = nil
+			views[i].Each = func(yield func(Block) bool) {
+				ranged[i]++
+				all(yield)
+			}
+		}
+		set := Set{Name: "views", Grid: scaleGrid(30), Failures: hostileTable(), Views: views, Config: []Setting{{Key: "name", Value: "views"}}, Version: "test"}
+		if err := (xlsxWriter{sheetRows: sheetRows}).write(context.Background(), io.Discard, set); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range views {
+			want := 2
+			if v.Name == "ragged" {
+				want = 3
+			}
+			if ranged[i] != want {
+				t.Errorf("sheet rows %d: view %s: its blocks were made %d times, want %d", sheetRows, v.Name, ranged[i], want)
+			}
+		}
 	}
 }

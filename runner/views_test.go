@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"io"
 	"slices"
 	"testing"
 
@@ -119,4 +120,28 @@ func heldViews(views []results.View) []results.View {
 		views[i].Blocks, views[i].Each = slices.Collect(views[i].All()), nil
 	}
 	return views
+}
+
+// TestWorkbookMakesViewBlocksTwice checks that writing a workbook makes
+// each view's blocks twice, the views of a state_rows sweep among them:
+// once as its sheet is made and once as the workbook is saved.
+func TestWorkbookMakesViewBlocksTwice(t *testing.T) {
+	res := evaluate(t, smallGrid())
+	set := res.Set([]string{results.FormatXLSX})
+	ranged := make(map[string]int)
+	for i, v := range set.Views {
+		all := v.All()
+		set.Views[i].Blocks, set.Views[i].Each = nil, func(yield func(results.Block) bool) {
+			ranged[v.Name]++
+			all(yield)
+		}
+	}
+	if err := results.WriteXLSX(io.Discard, set); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range results.ViewNames {
+		if ranged[name] != 2 {
+			t.Errorf("view %s: its blocks were made %d times, want 2", name, ranged[name])
+		}
+	}
 }
