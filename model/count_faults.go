@@ -56,21 +56,24 @@ func (c *counter) block(lo, hi int, f *FaultIndex) {
 func (c *counter) draw(base, end int64) {
 	n := float64(int64(c.s.Subscribers) * int64(c.s.Periods))
 	// A draw falls into the block when the generator's state does, so most
-	// draws are one step of the generator and two comparisons.
+	// draws are one step of the generator and a comparison (Rand.statesIn).
 	sLo, sHi := stateRange(n, base), stateRange(n, end)
+	var buf [statesBatch]uint32
 	r := NewRand(c.s.missingSeed())
-	for range c.s.Missing {
-		if st := uint64(r.step()); st < sLo || st >= sHi {
-			continue
+	for left := c.s.Missing; left > 0; {
+		m := min(left, statesBatch)
+		left -= m
+		for _, st := range buf[:r.statesIn(buf[:m], sLo, sHi)] {
+			c.markMissing(drawOf(st, n) - base)
 		}
-		c.markMissing(drawOf(r.s, n) - base)
 	}
 	r = NewRand(c.s.duplicatesSeed())
-	for range c.s.Duplicates {
-		if st := uint64(r.step()); st < sLo || st >= sHi {
-			continue
+	for left := c.s.Duplicates; left > 0; {
+		m := min(left, statesBatch)
+		left -= m
+		for _, st := range buf[:r.statesIn(buf[:m], sLo, sHi)] {
+			c.dropDuplicate(drawOf(st, n) - base)
 		}
-		c.dropDuplicate(drawOf(r.s, n) - base)
 	}
 }
 

@@ -243,6 +243,38 @@ func TestFaultIndexAcrossBuckets(t *testing.T) {
 	}
 }
 
+// TestFaultSizesShared counts sources through the indexes of windows
+// sized together, windows that start and end inside buckets and inside
+// subscribers' records, against Count over the same subscribers.
+func TestFaultSizesShared(t *testing.T) {
+	parts := []Partitioning{{BySubscriber, 7}, {ByRegion, 3}}
+	for _, src := range []Source{
+		{Seed: 3, Subscribers: 20000, Periods: 13, Missing: 4000, Duplicates: 5000},
+		{Seed: 4, Subscribers: 3000, Periods: 120, Missing: 400000, Duplicates: 100},
+		{Seed: 6, Subscribers: 100, Periods: 7000, Missing: 1000, Duplicates: 1000},
+	} {
+		lo, hi := 1, src.Subscribers-1
+		z := src.NewFaultSizes(lo, hi)
+		z.SizeDuplicates()
+		z.SizeMissing()
+		step := (hi - lo + 3) / 4
+		for wlo := lo; wlo < hi; wlo += step {
+			whi := min(hi, wlo+step)
+			f := z.Index(wlo, whi)
+			limit := src.FaultIndexBytes(wlo, whi)
+			if !f.DrawDuplicates(limit) || !f.DrawMissing(limit) {
+				t.Fatalf("%+v: window %d..%d refused at its bound", src, wlo, whi-1)
+			}
+			want, got := NewTally(src.Periods, parts), NewTally(src.Periods, parts)
+			src.Count(want, wlo, whi)
+			f.Count(got, wlo, whi)
+			if !sameTally(want, got) {
+				t.Errorf("%+v: window %d..%d: indexed %+v, counted %+v", src, wlo, whi-1, got.Drops(), want.Drops())
+			}
+		}
+	}
+}
+
 // TestFaultIndexLimit checks that an index is refused above its limit,
 // made at its bound, and that the bound holds what it took.
 func TestFaultIndexLimit(t *testing.T) {
@@ -253,11 +285,48 @@ func TestFaultIndexLimit(t *testing.T) {
 		t.Fatal("refused at its bound")
 	}
 	size := faultIndexOverhead + int64(4*(len(f.missing.start)+len(f.duplicates.start))+2*(len(f.missing.at)+len(f.duplicates.at)))
-	if size > bound {
-		t.Errorf("index takes %d bytes, above its bound %d", size, bound)
+	held := faultIndexOverhead + int64(4*(cap(f.missing.start)+cap(f.duplicates.start))+2*(cap(f.missing.at)+cap(f.duplicates.at)))
+	if held > bound {
+		t.Errorf("index holds %d bytes, above its bound %d", held, bound)
 	}
 	if got := src.IndexFaults(0, src.Subscribers, size-1); got != nil {
 		t.Errorf("an index of %d bytes made under a limit of %d", size, size-1)
+	}
+}
+
+// TestFaultBuffersReused draws the windows of a source one after another
+// through one FaultBuffers: each index after the first fills the slices
+// the one before it dropped, and counts as Count does.
+func TestFaultBuffersReused(t *testing.T) {
+	// Windows of 183 buckets, 300,000 missing draws each.
+	src := Source{Seed: 13, Subscribers: 1_000_000, Periods: 48, Missing: 1_200_000, Duplicates: 800_000}
+	parts := []Partitioning{{BySubscriber, 5}}
+	z := src.NewFaultSizes(0, src.Subscribers)
+	z.SizeMissing()
+	z.SizeDuplicates()
+	var buffers FaultBuffers
+	var before *uint16
+	const window = 250_000
+	for lo := 0; lo < src.Subscribers; lo += window {
+		hi := lo + window
+		f := z.Index(lo, hi)
+		f.UseBuffers(&buffers)
+		limit := src.FaultIndexBytes(lo, hi)
+		if !f.DrawMissing(limit) || !f.DrawDuplicates(limit) {
+			t.Fatalf("window %d..%d refused at its bound", lo, hi-1)
+		}
+		if at := &f.missing.at[:1][0]; before != nil && at != before {
+			t.Errorf("window %d..%d: its missing draws in new memory, not the last window's", lo, hi-1)
+		} else {
+			before = at
+		}
+		want, got := NewTally(src.Periods, parts), NewTally(src.Periods, parts)
+		src.Count(want, lo, hi)
+		f.Count(got, lo, hi)
+		if !sameTally(want, got) {
+			t.Errorf("window %d..%d: indexed %+v, counted %+v", lo, hi-1, got.Drops(), want.Drops())
+		}
+		f.Drop()
 	}
 }
 
@@ -377,6 +446,29 @@ func TestFaultIndexDrawnAtOnce(t *testing.T) {
 		f.Count(got, 0, src.Subscribers)
 		if !sameTally(want, got) {
 			t.Errorf("drawn at once: %+v, counted %+v", got.Drops(), want.Drops())
+		}
+	}
+}
+
+// TestStatesIn holds the batched draws to the generator stepped one state
+// at a time: the states kept, in order, and the generator after them, for
+// ranges of no state, of every state, and between.
+func TestStatesIn(t *testing.T) {
+	for _, r := range [][2]uint64{{0, 0}, {0, 1 << 32}, {1 << 31, 1<<31 + 1<<30}, {0, 1000}, {1<<32 - 1000, 1 << 32}, {5, 5}} {
+		got, want := NewRand(77), NewRand(77)
+		var buf [statesBatch]uint32
+		for _, m := range []int{1, 17, statesBatch} {
+			kept := buf[:got.statesIn(buf[:m], r[0], r[1])]
+			var exp []uint32
+			for range m {
+				want.s = want.s*1664525 + 1013904223
+				if st := uint64(want.s); st >= r[0] && st < r[1] {
+					exp = append(exp, want.s)
+				}
+			}
+			if !slices.Equal(kept, exp) || got != want {
+				t.Errorf("states %d..%d, %d draws: kept %d states, want %d (generator %d, want %d)", r[0], r[1], m, len(kept), len(exp), got.s, want.s)
+			}
 		}
 	}
 }

@@ -2,91 +2,160 @@ package model
 
 import (
 	"math/bits"
+	"slices"
 	"testing"
 )
 
 // The faulty scale of bench/README.md: scale.yaml at 10^7 subscribers with
 // one fault of each kind in every hundred records (12 million missing and
-// 12 million duplicates draws).
-var faults1pct = Source{Seed: scaleSeed, Subscribers: 10_000_000, Periods: scalePeriods,
-	Missing: 12_000_000, Duplicates: 12_000_000}
+// 12 million duplicates draws), and at 10^8 (120 million of each).
+var (
+	faults1pct = Source{Seed: scaleSeed, Subscribers: 10_000_000, Periods: scalePeriods,
+		Missing: 12_000_000, Duplicates: 12_000_000}
+	faults1pct8 = Source{Seed: scaleSeed, Subscribers: 100_000_000, Periods: scalePeriods,
+		Missing: 120_000_000, Duplicates: 120_000_000}
+)
+
+// faultFloors are the sources the floors are measured at: 1e8 holds 1.4
+// GiB of bits, and runs only when asked for (-bench 'Floor.*/1e8').
+var faultFloors = []struct {
+	name string
+	src  Source
+}{{"1e7", faults1pct}, {"1e8", faults1pct8}}
 
 // BenchmarkFloorFaults does, on one core, only what any correct count of
-// faults1pct for scale.yaml's seven worker counts must: hash every
-// subscriber's name once and bin it for each worker count, draw each of the
-// 24 million fault indices once, mark the missing records in a bitset of
-// every record, classify each duplicate against it, and take the rows each
-// missing record removes (its period's and, if present, the next one's)
-// off the worker of its subscriber, per period, for each worker count. It
-// holds all N·P bits and every name's hash at once, which a run may not:
-// the floor BenchmarkCountFaults is set against. Its random accesses to
-// 143 MiB of bits are most of its time; BenchmarkFloorArithmetic leaves
-// them out.
+// a faults1pct source for scale.yaml's seven worker counts must
+// (floorFaults); it holds all N·P bits at once, which a run may not: the
+// floor BenchmarkCountFaults and a run are set against. Its random
+// accesses to the bits (143 MiB at 10^7, 1.4 GiB at 10^8) are most of its
+// time; BenchmarkFloorArithmetic leaves them out.
 func BenchmarkFloorFaults(b *testing.B) {
-	src := faults1pct
+	for _, c := range faultFloors {
+		b.Run(c.name, func(b *testing.B) {
+			var marks []uint64
+			for b.Loop() {
+				var f floorCount
+				marks = f.count(c.src, scaleWorkers, marks)
+				sink += uint64(f.drops.Screened + f.drops.Deduped + f.drops.Unpaired + f.subs[1][1] + f.lost[1][5])
+			}
+			b.ReportMetric(float64(c.src.Missing+c.src.Duplicates)*float64(b.N)/b.Elapsed().Seconds(), "draws/s")
+		})
+	}
+}
+
+// floorCount is what floorCount.count counts: the drops, and per worker
+// count the subscribers of each worker and the rows each worker loses per
+// period (worker × period).
+type floorCount struct {
+	drops      Drops
+	subs, lost [][]int64
+}
+
+// count counts src partitioned by subscriber over workers, each dividing
+// 64, doing only what any correct count must: hash every subscriber's name
+// once and bin it once by 64, folding the bins into each worker count at
+// the end (as Count folds: model/fold.go); draw each fault index once,
+// mark the missing records in a bitset of every record (marks, if it is
+// large enough, which it returns), classify each duplicate against it; and
+// for each subscriber with a missing record hash its name again and take
+// the rows each missing record removes (its period's and, if present, the
+// next one's) off its bin of 64, per period, folded into each worker
+// count at the end too.
+func (f *floorCount) count(src Source, workers []int, marks []uint64) []uint64 {
 	p := int64(src.Periods)
 	n := float64(int64(src.Subscribers) * p)
 	records := int64(src.Subscribers) * p
-	var hashes []uint32
-	var marks []uint64
-	for b.Loop() {
-		hashes = appendNameHashes(hashes[:0], 0, src.Subscribers)
-		subs := make([][]int64, len(scaleWorkers))
-		lost := make([][]int64, len(scaleWorkers)) // per worker count, worker × period
-		fastmod := make([]uint64, len(scaleWorkers))
-		for k, w := range scaleWorkers {
-			subs[k] = make([]int64, w)
-			lost[k] = make([]int64, w*int(p))
-			fastmod[k] = ^uint64(0)/uint64(w) + 1
-			for _, h := range hashes {
-				subs[k][mod(h, fastmod[k], uint64(w))]++
-			}
-		}
-		if marks == nil {
-			marks = make([]uint64, (records+63)/64)
-		}
-		clear(marks)
-		var drops Drops
-		r := NewRand(src.missingSeed())
-		for range src.Missing {
-			x := int64(r.Next() * n)
-			if bit := uint64(1) << (x % 64); marks[x/64]&bit == 0 {
-				marks[x/64] |= bit
-				drops.Screened++
-			}
-		}
-		r = NewRand(src.duplicatesSeed())
-		for range src.Duplicates {
-			if x := int64(r.Next() * n); marks[x/64]&(1<<(x%64)) != 0 {
-				drops.Screened++
-			} else {
-				drops.Deduped++
-			}
-		}
-		missing := func(x int64) bool { return marks[x/64]&(1<<(x%64)) != 0 }
-		for k, word := range marks {
-			for word != 0 {
-				x := int64(k)*64 + int64(bits.TrailingZeros64(word))
-				word &= word - 1
-				i, j := x/p, x%p
-				h := hashes[i]
-				for c, w := range scaleWorkers {
-					base := int64(mod(h, fastmod[c], uint64(w))) * p
-					if j >= 1 && !missing(x-1) { // not already taken off as the one after
-						lost[c][base+j]++
-					}
-					if j+1 < p && !missing(x+1) {
-						lost[c][base+j+1]++
-						if c == 0 {
-							drops.Unpaired++
-						}
-					}
-				}
-			}
-		}
-		sink += uint64(drops.Screened + drops.Deduped + drops.Unpaired + lost[1][5] + subs[2][1])
+	bins := floorBins(src.Subscribers)
+	var lost [64][]int64 // per bin of 64, per period
+	for r := range lost {
+		lost[r] = make([]int64, p)
 	}
-	b.ReportMetric(float64(src.Missing+src.Duplicates)*float64(b.N)/b.Elapsed().Seconds(), "draws/s")
+	if words := (records + 63) / 64; int64(len(marks)) < words {
+		marks = make([]uint64, words)
+	} else {
+		marks = marks[:words]
+		clear(marks)
+	}
+	r := NewRand(src.missingSeed())
+	for range src.Missing {
+		x := int64(r.Next() * n)
+		if bit := uint64(1) << (x % 64); marks[x/64]&bit == 0 {
+			marks[x/64] |= bit
+			f.drops.Screened++
+		}
+	}
+	r = NewRand(src.duplicatesSeed())
+	for range src.Duplicates {
+		if x := int64(r.Next() * n); marks[x/64]&(1<<(x%64)) != 0 {
+			f.drops.Screened++
+		} else {
+			f.drops.Deduped++
+		}
+	}
+	missing := func(x int64) bool { return marks[x/64]&(1<<(x%64)) != 0 }
+	var name []byte
+	cur, bin := int64(-1), 0
+	for k, word := range marks {
+		for word != 0 {
+			x := int64(k)*64 + int64(bits.TrailingZeros64(word))
+			word &= word - 1
+			i, j := x/p, x%p
+			if i != cur {
+				name = appendSubscriberName(name[:0], int(i))
+				cur, bin = i, int(traceIDBytes(name)%64)
+			}
+			if j >= 1 { // its own row; the one after it is its own too if missing
+				lost[bin][j]++
+			}
+			if j+1 < p && !missing(x+1) {
+				lost[bin][j+1]++
+				f.drops.Unpaired++
+			}
+		}
+	}
+	for _, w := range workers {
+		subs := make([]int64, w)
+		rows := make([]int64, w*int(p))
+		for r := range bins {
+			subs[r%w] += bins[r]
+			for j, l := range lost[r] {
+				rows[(r%w)*int(p)+j] += l
+			}
+		}
+		f.subs, f.lost = append(f.subs, subs), append(f.lost, rows)
+	}
+	return marks
+}
+
+// TestFloorFaults holds the floor's count to Count's, so that the floor
+// does the work it stands for.
+func TestFloorFaults(t *testing.T) {
+	src := Source{Seed: scaleSeed, Subscribers: 123_457, Periods: 24, Missing: 40_000, Duplicates: 30_000}
+	var parts []Partitioning
+	for _, w := range scaleWorkers {
+		parts = append(parts, Partitioning{BySubscriber, w})
+	}
+	tally := NewTally(src.Periods, parts)
+	src.Count(tally, 0, src.Subscribers)
+	var f floorCount
+	f.count(src, scaleWorkers, nil)
+	if f.drops != tally.Drops() {
+		t.Errorf("floor drops %+v, Count %+v", f.drops, tally.Drops())
+	}
+	for k, w := range scaleWorkers {
+		if !slices.Equal(f.subs[k], tally.workerSubs[k]) {
+			t.Errorf("%d workers: floor subscribers %v, Count %v", w, f.subs[k], tally.workerSubs[k])
+		}
+		for worker := range w {
+			want := tally.workerLost[k][int32(worker)]
+			if want == nil {
+				want = make([]int64, src.Periods)
+			}
+			if got := f.lost[k][worker*src.Periods : (worker+1)*src.Periods]; !slices.Equal(got, want) {
+				t.Errorf("%d workers, worker %d: floor loses %v, Count %v", w, worker, got, want)
+			}
+		}
+	}
 }
 
 // BenchmarkCountFaults counts faults1pct for scale.yaml's seven worker
@@ -129,47 +198,44 @@ func BenchmarkCountFaults(b *testing.B) {
 }
 
 // BenchmarkFloorArithmetic is a lower bound of BenchmarkFloorFaults's
-// arithmetic, not a count: it hashes and bins every name as the floor
-// does, draws each fault index once, and for every missing draw hashes
-// its subscriber's name and takes two rows off its workers, as if no two
-// draws met; it touches no bitset.
+// arithmetic, not a count: it hashes and bins every name by 64 as the
+// floor does, draws each fault index once, and for every missing draw
+// hashes its subscriber's name and takes two rows off its bin, as if no
+// two draws met; it touches no bitset.
 func BenchmarkFloorArithmetic(b *testing.B) {
-	src := faults1pct
-	p := int64(src.Periods)
-	n := float64(int64(src.Subscribers) * p)
-	var hashes []uint32
-	var name []byte
-	for b.Loop() {
-		hashes = appendNameHashes(hashes[:0], 0, src.Subscribers)
-		subs := make([][]int64, len(scaleWorkers))
-		lost := make([][]int64, len(scaleWorkers))
-		fastmod := make([]uint64, len(scaleWorkers))
-		for k, w := range scaleWorkers {
-			subs[k] = make([]int64, w)
-			lost[k] = make([]int64, w*int(p)+1)
-			fastmod[k] = ^uint64(0)/uint64(w) + 1
-			for _, h := range hashes {
-				subs[k][mod(h, fastmod[k], uint64(w))]++
+	for _, c := range faultFloors {
+		b.Run(c.name, func(b *testing.B) {
+			src := c.src
+			p := int64(src.Periods)
+			n := float64(int64(src.Subscribers) * p)
+			var name []byte
+			for b.Loop() {
+				bins := floorBins(src.Subscribers)
+				lost := make([]int64, 64*p+1) // bin × period
+				var sum int64
+				r := NewRand(src.missingSeed())
+				for range src.Missing {
+					x := int64(r.Next() * n)
+					i, j := x/p, x%p
+					name = appendSubscriberName(name[:0], int(i))
+					base := int64(traceIDBytes(name)%64) * p
+					lost[base+j]++
+					lost[base+j+1]++
+				}
+				r = NewRand(src.duplicatesSeed())
+				for range src.Duplicates {
+					sum += int64(r.Next() * n)
+				}
+				for _, w := range scaleWorkers {
+					rows := make([]int64, w*int(p)+1)
+					for k := range 64 * p {
+						rows[(k/p)%int64(w)*p+k%p] += lost[k]
+					}
+					sum += rows[5] + bins[w-1]
+				}
+				sink += uint64(sum)
 			}
-		}
-		var sum int64
-		r := NewRand(src.missingSeed())
-		for range src.Missing {
-			x := int64(r.Next() * n)
-			i, j := x/p, x%p
-			name = appendSubscriberName(name[:0], int(i))
-			h := traceIDBytes(name)
-			for c, w := range scaleWorkers {
-				base := int64(mod(h, fastmod[c], uint64(w))) * p
-				lost[c][base+j]++
-				lost[c][base+j+1]++
-			}
-		}
-		r = NewRand(src.duplicatesSeed())
-		for range src.Duplicates {
-			sum += int64(r.Next() * n)
-		}
-		sink += uint64(sum + lost[1][5] + subs[2][1])
+			b.ReportMetric(float64(src.Missing+src.Duplicates)*float64(b.N)/b.Elapsed().Seconds(), "draws/s")
+		})
 	}
-	b.ReportMetric(float64(src.Missing+src.Duplicates)*float64(b.N)/b.Elapsed().Seconds(), "draws/s")
 }

@@ -20,12 +20,14 @@ func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows in
 // at one of the given parts, state rows and probabilities is left. nil
 // parts, state rows or probabilities stand for all of the source's.
 func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
-	return r.anyLeftTo(nil, sr, parts, stateRows, probs)
+	out, _ := r.anyLeftInto(nil, nil, sr, parts, stateRows, probs)
+	return out
 }
 
-// anyLeftTo is anyLeft into dst, grown to the number of intervals as
-// needed: for the views, which ask it for every block and probability.
-func (r *Result) anyLeftTo(dst []bool, sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
+// anyLeftInto is anyLeft written into out, with scratch for each point's
+// intervals: both are returned, grown as needed, for the next call to
+// reuse, as one that asks at every decision does.
+func (r *Result) anyLeftInto(out, scratch []bool, sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) ([]bool, []bool) {
 	if parts == nil {
 		parts = sr.Parts
 	}
@@ -35,9 +37,7 @@ func (r *Result) anyLeftTo(dst []bool, sr *SourceResult, parts []*PartResult, st
 	if probs == nil {
 		probs = sr.Grid.Probabilities
 	}
-	out := append(dst[:0], make([]bool, len(sr.Intervals))...)
-	var buf [64]bool
-	scratch := buf[:0]
+	out = append(out[:0], make([]bool, len(sr.Intervals))...)
 	for _, pr := range parts {
 		for _, s := range stateRows {
 			for _, p := range probs {
@@ -48,7 +48,7 @@ func (r *Result) anyLeftTo(dst []bool, sr *SourceResult, parts []*PartResult, st
 			}
 		}
 	}
-	return out
+	return out, scratch
 }
 
 // expectedTotal is the cost's expected total at probability prob with

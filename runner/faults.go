@@ -12,7 +12,10 @@ import (
 // every block. Where a source has enough tasks, its subscribers are cut
 // instead into windows of whole tasks whose fault draws are drawn once
 // into a model.FaultIndex, shared read-only by the window's tasks: drawn
-// by the first two of them to start, dropped when the last one ends.
+// by the first two of them to start, dropped when the last one ends. The
+// windows of one source are sized together (model.FaultSizes): each
+// sequence is drawn once to count every window's buckets, by the first two
+// tasks of the source, and once per window to fill them.
 const (
 	// indexBudget is the most memory the fault indexes of a run hold at
 	// once: a window's index may take indexBudget / Jobs, and no more than
@@ -27,8 +30,14 @@ const (
 	// A window's index is expected to fill fillNum/fillDen of its limit.
 	// Where a source is cut into several windows each one holds millions
 	// of draws, whose number varies by a few thousandths of it from window
-	// to window: a quarter to spare keeps them all indexed.
-	fillNum, fillDen = 3, 4
+	// to window: an eighth to spare keeps them all indexed. Every window
+	// fewer is a pass over the sequences fewer (model.FaultSizes).
+	fillNum, fillDen = 7, 8
+	// A source's windows are sized together when their buckets' sizes take
+	// no more than a window's limit / sizesDen, as they do unless the
+	// faults are sparse over many records (a few draws per bucket of 2^16
+	// records); otherwise each window sizes its own.
+	sizesDen = 16
 )
 
 // faultWindow returns how many subscribers of src, in whole tasks, one
@@ -36,12 +45,14 @@ const (
 // 0, 0 when src is counted by redrawing. The indexes share budget
 // (indexBudget but in tests). The source is cut into as few windows as
 // keep each one's expected index, the draws spread evenly over the
-// records, within fillNum/fillDen of the limit, a number that never falls
-// as the source grows (faultIndexMemory counts on it). An index that would still
-// take more than the limit is refused (model.Source.IndexFaults) and its
-// window redrawn, so the limit holds whatever the draws.
+// records, within fillNum/fillDen of the budget's share, a number that
+// never falls as the source grows (faultIndexBound counts on it). A
+// window's limit is its expected index with the same eighth to spare,
+// within the share. An index that would still take more than the limit is
+// refused (model.Source.IndexFaults) and its window redrawn, so the limit
+// holds whatever the draws.
 func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int64) {
-	windows, limit := faultWindows(src, jobs, budget)
+	windows, share := faultWindows(src, jobs, budget)
 	if windows == 0 {
 		return 0, 0
 	}
@@ -51,7 +62,9 @@ func faultWindow(src model.Source, jobs int, budget int64) (subs int, limit int6
 	if perWindow < minIndexedTasks {
 		return 0, 0
 	}
-	return perWindow * size, limit
+	subs = min(perWindow*size, src.Subscribers)
+	expected := src.ExpectedFaultIndexBytes(0, subs)
+	return subs, min(share, expected/fillNum*fillDen+fillDen)
 }
 
 // faultWindows returns the number of windows faultWindow cuts src into,
@@ -71,17 +84,36 @@ func faultWindows(src model.Source, jobs int, budget int64) (windows int, limit 
 	return int((expected + fill - 1) / fill), limit
 }
 
-// faultIndexMemory bounds the fault indexes of a run over sources of at
-// most src.Subscribers subscribers, src's periods and faults: the windows
-// one source is cut into, and the most bytes one window's index takes.
-// A smaller source is cut into no more windows, and its index holds no
-// more buckets.
-func faultIndexMemory(src model.Source, jobs int) (windows, each int64) {
-	w, limit := faultWindows(src, jobs, indexBudget)
-	if w == 0 {
-		return 0, 0
+// faultIndexMemory bounds the fault indexes of a run over sources of
+// src's subscribers, periods and faults: the windows one source is cut
+// into, the most bytes one window's index takes, and the most a source's
+// windows sized together hold in sizes (0 if it is cut into one window,
+// which sizes its own).
+func faultIndexMemory(src model.Source, jobs int) (windows, each, sizes int64) {
+	subs, limit := faultWindow(src, jobs, indexBudget)
+	if subs == 0 {
+		return 0, 0, 0
 	}
-	return int64(w), min(limit, src.FaultIndexBytes(0, src.Subscribers))
+	windows = int64((src.Subscribers + subs - 1) / subs)
+	if windows > 1 { // a source's windows, or a shard's, may be sized together
+		sizes = min(src.FaultSizesBytes(0, src.Subscribers), limit/sizesDen)
+	}
+	return windows, limit, sizes
+}
+
+// faultIndexBound is faultIndexMemory for every source of at most
+// src.Subscribers subscribers, src's periods and faults: a smaller source
+// is cut into no more windows, its index is within the budget's share,
+// holds no more buckets and no more draws, and its sizes are no more.
+func faultIndexBound(src model.Source, jobs int) (windows, each, sizes int64) {
+	w, share := faultWindows(src, jobs, indexBudget)
+	if w == 0 {
+		return 0, 0, 0
+	}
+	if w > 1 {
+		sizes = min(src.FaultSizesBytes(0, src.Subscribers), share/sizesDen)
+	}
+	return int64(w), min(share, src.FaultIndexBytes(0, src.Subscribers)/fillNum*fillDen+fillDen), sizes
 }
 
 // sharedFaults is one window's fault index: subscribers lo..hi-1 of src,
@@ -101,25 +133,50 @@ type sharedFaults struct {
 		ok   bool // drawn within the limit
 	}
 	index *model.FaultIndex // nil once the last task ended
+	sizes *sharedSizes      // of the windows sized together, if any; nil once the last task ended
+}
+
+// sharedSizes are the sizes of the buckets of a source's windows, sized
+// together: each sequence drawn by one of the first two tasks of the
+// windows to start, so that a second goroutine draws rather than waits.
+type sharedSizes struct {
+	sizes    *model.FaultSizes
+	arrivals atomic.Int64
+	sized    [2]sync.Once
+}
+
+// size sizes both sequences on first use, and waits until they are.
+func (z *sharedSizes) size() {
+	sizes := [2]func(){z.sizes.SizeMissing, z.sizes.SizeDuplicates}
+	first := int(z.arrivals.Add(1)-1) % 2
+	for _, k := range [2]int{first, 1 - first} {
+		z.sized[k].Do(sizes[k])
+	}
 }
 
 // count counts subscribers lo..hi-1 of the window into t through the
 // window's index, drawing its sequences on first use, or by redrawing if
 // the index was refused; it drops the index after the window's last task.
 func (f *sharedFaults) count(t *model.Tally, lo, hi int) {
-	index := f.index
+	index, sizes := f.index, f.sizes
 	draws := [2]func(int64) bool{index.DrawMissing, index.DrawDuplicates}
 	first := int(f.arrivals.Add(1)-1) % 2
 	for _, k := range [2]int{first, 1 - first} {
-		f.drawn[k].once.Do(func() { f.drawn[k].ok = draws[k](f.limit) })
+		f.drawn[k].once.Do(func() {
+			if sizes != nil {
+				sizes.size()
+			}
+			f.drawn[k].ok = draws[k](f.limit)
+		})
 	}
 	if f.drawn[0].ok && f.drawn[1].ok {
 		index.Count(t, lo, hi)
 	} else {
 		f.src.Count(t, lo, hi)
 	}
-	if f.left.Add(-1) == 0 {
-		f.index = nil // every task of the window has read it
+	if f.left.Add(-1) == 0 { // every task of the window has read it
+		index.Drop()
+		f.index, f.sizes = nil, nil
 	}
 }
 
@@ -135,11 +192,34 @@ func cutTasks(tasks []piece, shared []*sharedFaults, p piece, src model.Source, 
 	if window == 0 {
 		window = p.Hi - p.Lo
 	}
+	// The windows indexed: all but a last one of too few tasks.
+	indexed := p.Lo
+	if limit > 0 {
+		for wlo := p.Lo; wlo < p.Hi; wlo += window {
+			if whi := min(wlo+window, p.Hi); (whi-wlo+size-1)/size >= minIndexedTasks {
+				indexed = whi
+			}
+		}
+	}
+	var sizes *sharedSizes
+	if indexed-p.Lo > window && src.FaultSizesBytes(p.Lo, indexed) <= limit/sizesDen {
+		sizes = &sharedSizes{sizes: src.NewFaultSizes(p.Lo, indexed)}
+	}
+	// The windows' indexes, one after another, fill the memory of those
+	// before them.
+	buffers := new(model.FaultBuffers)
 	for wlo := p.Lo; wlo < p.Hi; wlo += window {
 		whi := min(wlo+window, p.Hi)
 		var f *sharedFaults
-		if limit > 0 && (whi-wlo+size-1)/size >= minIndexedTasks {
+		switch {
+		case whi > indexed:
+		case sizes != nil:
+			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: sizes.sizes.Index(wlo, whi), sizes: sizes}
+		default:
 			f = &sharedFaults{src: src, lo: wlo, hi: whi, limit: limit, index: src.NewFaultIndex(wlo, whi)}
+		}
+		if f != nil {
+			f.index.UseBuffers(buffers)
 		}
 		for lo := wlo; lo < whi; lo += size {
 			tasks = append(tasks, piece{Source: p.Source, Lo: lo, Hi: min(lo+size, whi)})

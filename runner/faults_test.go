@@ -63,14 +63,20 @@ func TestSharedFaultsMatchCount(t *testing.T) {
 			opt := Options{Jobs: jobs, indexBudget: c.limit * int64(jobs)}
 			tasks, shared := cutTasks(nil, nil, piece{Lo: 0, Hi: src.Subscribers}, src, opt)
 			windows := map[*sharedFaults]int{}
+			sized := map[*sharedSizes]bool{}
 			for i, f := range shared {
 				if f == nil {
 					t.Fatalf("%s: task %+v redraws", what, tasks[i])
 				}
 				windows[f]++
+				sized[f.sizes] = true
 			}
 			if len(windows) != c.windows {
 				t.Errorf("%s: %d windows, want %d", what, len(windows), c.windows)
+			}
+			// Several windows are sized together, one sizes its own.
+			if len(sized) != 1 || sized[nil] != (c.windows == 1) {
+				t.Errorf("%s: the windows' sizes %v, want one sizing, shared by several", what, sized)
 			}
 			got, err := countPieces(context.Background(), e, opt, allWork(e))
 			if err != nil {
@@ -137,9 +143,9 @@ func TestSharedFaultsDropped(t *testing.T) {
 }
 
 // TestFaultIndexMemoryBounds checks plan's share of the fault indexes: a
-// source cut into windows by its own subscribers is never cut into more
-// windows, nor given a larger index, than faultIndexMemory says for a
-// larger source; a source too small or too dense is not indexed.
+// source is cut into no more windows, nor given a larger index limit, than
+// faultIndexMemory says for it, nor than faultIndexBound says for a larger
+// source; a source too small or too dense is not indexed.
 func TestFaultIndexMemoryBounds(t *testing.T) {
 	for _, big := range []model.Source{
 		{Subscribers: 10_000_000, Periods: 120, Missing: 12_000_000, Duplicates: 12_000_000},
@@ -148,19 +154,24 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		{Subscribers: 400_000, Periods: 24, Missing: 300_000, Duplicates: 300_000},
 	} {
 		for _, jobs := range []int{1, 2, 8} {
-			windows, each := faultIndexMemory(big, jobs)
-			for _, n := range []int{big.Subscribers, big.Subscribers / 2, big.Subscribers/3 + 1, 200_000, 70_000} {
+			windows, each, _ := faultIndexBound(big, jobs)
+			for _, n := range []int{big.Subscribers, big.Subscribers - 1, big.Subscribers / 2, big.Subscribers/3 + 1, big.Subscribers / 5, 200_000, 70_000} {
 				src := big
 				src.Subscribers = n
 				subs, limit := faultWindow(src, jobs, indexBudget)
 				if subs == 0 {
 					continue
 				}
-				if w := int64((n + subs - 1) / subs); w > windows {
-					t.Errorf("%+v -j %d: %d windows, more than the %d counted for %d subscribers", src, jobs, w, windows, big.Subscribers)
+				w := int64((n + subs - 1) / subs)
+				own, ownEach, _ := faultIndexMemory(src, jobs)
+				if w > windows || w > own {
+					t.Errorf("%+v -j %d: %d windows, more than the %d counted for it, or the %d for %d subscribers", src, jobs, w, own, windows, big.Subscribers)
 				}
-				if b := min(limit, src.FaultIndexBytes(0, min(subs, n))); b > each {
-					t.Errorf("%+v -j %d: an index of up to %d bytes, more than the %d counted", src, jobs, b, each)
+				if limit > each || limit > ownEach {
+					t.Errorf("%+v -j %d: an index of up to %d bytes, more than the %d counted for it, or the %d for %d subscribers", src, jobs, limit, ownEach, each, big.Subscribers)
+				}
+				if full := min(n, subs); limit < src.ExpectedFaultIndexBytes(0, full)*17/16 {
+					t.Errorf("%+v -j %d: a limit of %d bytes, less than a sixteenth over the index a window of %d subscribers is expected to take, %d", src, jobs, limit, full, src.ExpectedFaultIndexBytes(0, full))
 				}
 			}
 		}
@@ -170,7 +181,28 @@ func TestFaultIndexMemoryBounds(t *testing.T) {
 		t.Errorf("%+v: indexed in windows of %d subscribers", dense, subs)
 	}
 	small := model.Source{Subscribers: 20_000, Periods: 24, Missing: 300_000, Duplicates: 300_000}
-	if w, _ := faultIndexMemory(small, 2); w != 0 {
+	if w, _, _ := faultIndexBound(small, 2); w != 0 {
 		t.Errorf("%+v: %d windows counted for a source of one task", small, w)
+	}
+}
+
+// BenchmarkFaultWindows counts scale.yaml with one fault of each kind per
+// hundred records in process, on every core: at 10^7 subscribers (one
+// window, its index drawn once) and at 10^8 (windows sized together, each
+// filled in one more pass and reusing the memory of the one before it).
+// bench/README.md sets it against model.BenchmarkFloorFaults; profile it
+// with -cpuprofile.
+func BenchmarkFaultWindows(b *testing.B) {
+	for _, n := range []int{10_000_000, 100_000_000} {
+		e := scaleExperiment()
+		e.Subscribers = []int{n}
+		e.Missing, e.Duplicates = n*120/100, n*120/100 // 1% of n × 120 periods
+		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Evaluate(context.Background(), e, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

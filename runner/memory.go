@@ -63,20 +63,23 @@ const (
 // holds, the program included: what `ckptlab plan` prints and --max-memory
 // checks before any work. A run holds the most either while it counts
 // (the tallies of every source and of Jobs(jobs) goroutines, their scratch
-// space, the list of tasks) or while it writes (the evaluated result, the
-// failure outcomes of the source each table is at, the axes' lists, the
-// writers, and, for XLSX or Markdown output, a block of the lesson's views
-// at a time, and the workbook writer for XLSX); the larger of the two, twice over as the
-// garbage collector lets the heap grow, and the program. It grows with
-// sources, periods, workers, the workers faults can touch and the rows a
-// workbook holds in memory, never with subscribers. A source several
-// cases share counts once per case.
+// space, the list of tasks, the fault indexes alive at once) or while it
+// writes (the evaluated result, the failure outcomes of the source each
+// table is at, the axes' lists, the writers, and, for XLSX or Markdown
+// output, a block of the lesson's views at a time, and the workbook writer
+// for XLSX); the larger of the two, twice over as the garbage collector
+// lets the heap grow (but for the fault indexes, whose memory is reused,
+// not collected), and the program. It grows with sources, periods,
+// workers, the workers faults can touch and the rows a workbook holds in
+// memory, never with subscribers but for the faults' indexes, which are
+// bounded by indexBudget. A source several cases share counts once per
+// case.
 func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(jobsFor(jobs))
 	views := results.ShowsViews(formats)
 	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
 	var blocks viewBlockSizes
-	var windows, window int64 // fault index windows, and the largest one's index
+	var windows, window, bucketSizes int64 // fault index windows, the largest one's index, and its source's sizes
 	parts := e.Partitionings()
 	grids := e.Grids()
 	sizes := make([][]experiment.Sizes, len(grids))
@@ -93,8 +96,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			t := gm.tasks(e, p)
 			tasks = satmath.Add(tasks, satmath.Mul(n, t))
 			tallies = satmath.Add(tallies, satmath.Mul(n, min(j, t), gm.tallyBytes(p)))
-			w, each := faultIndexMemory(gm.source(e, p), jobs)
-			windows, window = satmath.Add(windows, satmath.Mul(n, w)), max(window, each)
+			w, each, z := gm.faultMemory(e, p, jobs)
+			windows, window, bucketSizes = satmath.Add(windows, satmath.Mul(n, w)), max(window, each), max(bucketSizes, z)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
 			if views {
 				blocks.widen(e, &g, p)
@@ -114,8 +117,12 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		scratch += model.FaultScratchBytes
 	}
 	counting := satmath.Add(tallies, satmath.Mul(min(j, tasks), scratch))
-	// No more fault indexes than goroutines are alive at once (faults.go).
-	counting = satmath.Add(counting, satmath.Mul(min(j, windows), window))
+	// No more fault indexes than goroutines are alive at once (faults.go),
+	// nor sizes of windows sized together. The indexes' memory is not left
+	// to the collector: each window fills the slices of one before it
+	// (model.FaultBuffers), so they are counted once, not twice over.
+	indexes := satmath.Mul(min(j, windows), window)
+	counting = satmath.Add(counting, satmath.Mul(min(j, windows), bucketSizes))
 	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at, in each format that has them; the headline of the
@@ -156,8 +163,8 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if slices.Contains(formats, results.FormatXLSX) {
 		writing = satmath.Add(writing, workbookBytes(e, sizes))
 	}
-	live := satmath.Add(evaluated, max(counting, writing))
-	heap := max(minHeapBytes, satmath.Mul(heapFactor, live))
+	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
+	heap = max(minHeapBytes, heap, satmath.Add(satmath.Mul(heapFactor, satmath.Add(evaluated, counting)), indexes))
 	return satmath.Add(programBytes, satmath.Mul(heap/marginDen, marginNum))
 }
 
@@ -245,6 +252,26 @@ func (gm *gridMemory) tasks(e *experiment.Experiment, p int) int64 {
 // its memory goes.
 func (gm *gridMemory) source(e *experiment.Experiment, p int) model.Source {
 	return model.Source{Subscribers: slices.Max(gm.g.Subscribers), Periods: p, Missing: e.Missing, Duplicates: e.Duplicates}
+}
+
+// faultValues is the most subscribers values whose fault indexes
+// faultMemory bounds one by one.
+const faultValues = 64
+
+// faultMemory bounds the fault indexes of the grid's sources of p periods
+// (faultIndexMemory): each subscribers value's own, or, for an axis of
+// more than faultValues values, those of any source up to the largest.
+func (gm *gridMemory) faultMemory(e *experiment.Experiment, p, jobs int) (windows, each, sizes int64) {
+	src := gm.source(e, p)
+	if len(gm.g.Subscribers) > faultValues {
+		return faultIndexBound(src, jobs)
+	}
+	for _, n := range gm.g.Subscribers {
+		src.Subscribers = n
+		w, b, z := faultIndexMemory(src, jobs)
+		windows, each, sizes = max(windows, w), max(each, b), max(sizes, z)
+	}
+	return windows, each, sizes
 }
 
 // tallyBytes bounds one goroutine's tally of one source of p periods of
@@ -385,6 +412,9 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 		held = satmath.Add(held, min(tableXML(t.rows, t.cols), satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
 	}
 	n = satmath.Add(n, held)
+	// The archive excelize saves, in memory up to results.ArchiveInMemory;
+	// twice that, for the buffer it grows in.
+	n = satmath.Add(n, 2*results.ArchiveInMemory)
 	n = satmath.Add(n, decisionMapBytes(e))
 	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
 		n = satmath.Add(n, t)

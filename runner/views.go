@@ -186,9 +186,9 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 	b.Rows = make([][]results.Value, 0, len(probs))
 	cells := make([]results.Value, 0, len(probs)*cols)
 	totals := make([]float64, len(all))
-	var left []bool
+	var left, scratch []bool
 	for _, p := range probs {
-		left = r.anyLeftTo(left, sr, nil, one, []float64{p})
+		left, scratch = r.anyLeftInto(left, scratch, sr, nil, one, []float64{p})
 		for i, c := range all {
 			if shown[i] || left[i] {
 				totals[i] = expectedTotal(c, p, stateRows)
