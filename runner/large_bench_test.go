@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ckptlab/internal/cputime"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -37,11 +38,13 @@ func BenchmarkLargeWorkbook(b *testing.B) {
 		b.Fatal(err)
 	}
 	set := res.Set([]string{"xlsx"})
+	start := cputime.Used()
 	for b.Loop() {
 		if err := results.WriteXLSX(io.Discard, set); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // BenchmarkLargeViews makes every block of the 2M-row workbook's views
