@@ -48,8 +48,9 @@ const (
 	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
 	// view's sheet keeps per block until it is written: the block's rows
 	// counted, and its page break. xlsxBlockCountBytes is what laying a
-	// view's sheet out keeps per block at most, a run of the blocks' counts
-	// (results/xlsx_view_layout.go) of 12 bytes, twice as its list grows.
+	// view's sheet out keeps per block of the view at most, one view at a
+	// time: a run of the blocks' counts (results/xlsx_view_layout.go) of 12
+	// bytes, twice as its list grows.
 	xlsxTableCellBytes  = 64
 	xlsxRowBytes        = 64
 	xlsxBytes           = 4 << 20
@@ -385,11 +386,12 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	}
 	// The five views' sheets, each at most all the views' cells, and the
 	// blocks counted until they are written.
-	var viewCells, blocks int64
+	var viewCells, blocks, viewMost int64 // viewMost: the blocks of the view of the most
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
 			viewCells = satmath.Add(viewCells, satmath.Mul(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
 			blocks = satmath.Add(blocks, satmath.Mul(sizes[i][j].Sources, viewBlocks(&g)))
+			viewMost = satmath.Add(viewMost, satmath.Mul(sizes[i][j].Sources, max(1, int64(len(g.StateRows)), int64(len(g.PartitionKeys)*len(g.Workers)))))
 		}
 	}
 	viewXML := satmath.Add(satmath.Mul(viewCells, xlsxTableCellBytes), satmath.Mul(blocks, 3*xlsxRowBytes))
@@ -400,7 +402,7 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
 		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
 	slices.Sort(packed)
-	n := satmath.Add(xlsxBytes, satmath.Mul(blocks, xlsxBlockBytes+xlsxBlockCountBytes))
+	n := satmath.Add(xlsxBytes, satmath.Add(satmath.Mul(blocks, xlsxBlockBytes), satmath.Mul(viewMost, xlsxBlockCountBytes)))
 	// Each packed sheet, compressed, is kept in memory up to
 	// results.PackedInMemory until it is copied into the archive: no more
 	// than its XML.
