@@ -3,6 +3,7 @@ package decide
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"ckptlab/model"
 )
@@ -34,9 +35,69 @@ func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
 }
 
 // Below reports whether the schedule costs strictly less than the interval
-// of line l at probability p, compared exactly: c·stateRows + p·R/W <
-// C + p·S/W.
+// of line l at probability p in [0, 1], compared exactly: c·stateRows +
+// p·R/W < C + p·S/W, that is (c·stateRows − C)·W + p·(R − S) < 0. The
+// signs of the two terms are exact in int64 where c·stateRows − C fits
+// one, and where they agree (the schedule is the interval's, or better or
+// worse on both counts) they are the sum's. Otherwise the sum is computed
+// in float64, with a bound on its rounding error; only a sum within that
+// bound of zero, a tie or nearly one, is computed again in exact
+// rationals. So a decision allocates nothing here but at near ties.
 func (s Schedule) Below(p float64, weight, stateRows int64, l Line) bool {
+	if a, ok := certainDifference(len(s.Points), stateRows, l.Certain); ok {
+		x, y := sign(a)*sign(weight), sign(s.Recomputed-l.Sum)
+		if p == 0 {
+			y = 0
+		}
+		if x == 0 || y == 0 || x == y {
+			return x+y < 0
+		}
+	}
+	c := float64(len(s.Points))
+	certain := c*float64(stateRows) - float64(l.Certain)
+	recomputed := p * float64(s.Recomputed-l.Sum)
+	sum := certain*float64(weight) + recomputed
+	// Each operation above rounds by at most u = 2^-53 of its result and
+	// each conversion by u of its value: the sum is off by less than 8u
+	// of the magnitudes it adds (about 7u, higher orders included).
+	bound := 0x1p-49 * ((math.Abs(c*float64(stateRows))+math.Abs(float64(l.Certain)))*math.Abs(float64(weight)) + math.Abs(recomputed))
+	if math.Abs(sum) > bound {
+		return sum < 0
+	}
+	return s.belowExact(p, weight, stateRows, l)
+}
+
+// certainDifference returns c·stateRows − certain, and whether it fits an
+// int64 (c >= 0).
+func certainDifference(c int, stateRows, certain int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(c), uint64(max(stateRows, -stateRows)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	m := int64(lo)
+	if stateRows < 0 {
+		m = -m
+	}
+	d := m - certain
+	if (m^certain)&(m^d) < 0 { // the subtraction overflowed
+		return 0, false
+	}
+	return d, true
+}
+
+// sign returns -1, 0 or 1 as v is negative, zero or positive.
+func sign(v int64) int {
+	switch {
+	case v < 0:
+		return -1
+	case v > 0:
+		return 1
+	}
+	return 0
+}
+
+// belowExact is Below in exact rationals.
+func (s Schedule) belowExact(p float64, weight, stateRows int64, l Line) bool {
 	x := new(big.Rat).SetInt64(int64(len(s.Points)))
 	x.Mul(x, new(big.Rat).SetInt64(stateRows))
 	x.Sub(x, new(big.Rat).SetInt64(l.Certain))

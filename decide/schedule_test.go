@@ -222,3 +222,59 @@ func BenchmarkSchedule(b *testing.B) {
 		})
 	}
 }
+
+// TestBelowMatchesExact holds Below, which compares in float64 first, to
+// the comparison in exact rationals: over random figures of every size up
+// to an int64's, and over ties and near ties made on purpose, where the
+// float64 sum cannot tell the sign and the exact one must.
+func TestBelowMatchesExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	// sized returns a random int64 of up to bits bits, often small.
+	sized := func(bits int) int64 {
+		n := rng.IntN(bits + 1)
+		if n == 0 {
+			return 0
+		}
+		return rng.Int64N(int64(1)<<(n-1)) + int64(1)<<(n-1) - 1
+	}
+	probabilities := func() float64 {
+		return []float64{0, 1, 0.5, 0.25, 0.1, 1e-300, 5e-324, rng.Float64(), rng.Float64() * 1e-9}[rng.IntN(9)]
+	}
+	check := func(trial int, s Schedule, p float64, weight, stateRows int64, l Line) {
+		t.Helper()
+		if got, want := s.Below(p, weight, stateRows, l), s.belowExact(p, weight, stateRows, l); got != want {
+			t.Fatalf("trial %d: %d points, R %d, p %v, W %d, state %d, line %+v: Below %v, exactly %v",
+				trial, len(s.Points), s.Recomputed, p, weight, stateRows, l, got, want)
+		}
+	}
+	signed := func(bits int) int64 {
+		if rng.IntN(4) == 0 {
+			return -sized(bits)
+		}
+		return sized(bits)
+	}
+	for trial := range 30000 {
+		s := Schedule{Points: make([]int, rng.IntN(1000)), Recomputed: signed(62)}
+		check(trial, s, probabilities(), 1+sized(40), signed(40), Line{Certain: signed(62), Sum: signed(62)})
+		// past an int64: c·stateRows − C does not fit one
+		check(trial, s, probabilities(), 1+sized(40), signed(63), Line{Certain: signed(63), Sum: signed(62)})
+		// the schedule is the line
+		l := Line{Certain: int64(len(s.Points)) * 1000, Sum: s.Recomputed}
+		check(trial, s, probabilities(), 1+sized(40), 1000, l)
+	}
+	// Ties: p = 2^-k, (c·stateRows − C)·W = a·W and R − S = −a·W·2^k, so
+	// that the sum is zero; then S one off either way. c·stateRows and R
+	// are past float64's 2^53, so that the float64 sum rounds.
+	for trial := range 30000 {
+		k := rng.IntN(20)
+		p := 1 / float64(int64(1)<<k)
+		c, stateRows, weight, a := int64(rng.IntN(1000)), sized(50), 1+sized(20), sized(8)-128
+		s := Schedule{Points: make([]int, c), Recomputed: sized(60)}
+		l := Line{Certain: c*stateRows - a, Sum: s.Recomputed + a*weight<<k}
+		for _, off := range []int64{-1, 0, 1} {
+			l := l
+			l.Sum += off
+			check(trial, s, p, weight, stateRows, l)
+		}
+	}
+}

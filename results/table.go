@@ -87,8 +87,15 @@ func (v Value) AppendText(dst []byte) []byte {
 	return append(dst, v.Text...)
 }
 
-// String returns the value as AppendText writes it.
-func (v Value) String() string { return string(v.AppendText(nil)) }
+// String returns the value as AppendText writes it: a text as it is, any
+// other value formatted on the stack, so that only the string allocates.
+func (v Value) String() string {
+	if v.Kind == Text {
+		return v.Text
+	}
+	var buf [32]byte
+	return string(v.AppendText(buf[:0]))
+}
 
 // Table is a result table whose rows are produced on demand, so that a
 // table of millions of rows is never held in memory. The slice a row is

@@ -59,13 +59,15 @@ type decisionPoint struct {
 // cases), then state rows, then probabilities, each in declared order. A
 // decision weighs the intervals with a point left in the grid, and there is
 // none without one; a decision two cases both hold with the same intervals
-// comes once. A source's points come together.
+// comes once. A source's points come together. A point's left is reused
+// for the next: it is the consumer's until it asks for the next point.
 func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
 	seen := r.once()
+	var left, scratch []bool
 	for _, sr := range r.Sources {
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
 			for _, prob := range sr.Grid.Probabilities {
-				left := r.anyLeft(sr, nil, []int{stateRows}, []float64{prob})
+				left, scratch = r.anyLeftInto(left, scratch, sr, nil, []int{stateRows}, []float64{prob})
 				if none(left) || seen(sr, stateRows, prob, left) {
 					continue
 				}

@@ -20,6 +20,14 @@ func (r *Result) left(dst []bool, sr *SourceResult, pr *PartResult, stateRows in
 // at one of the given parts, state rows and probabilities is left. nil
 // parts, state rows or probabilities stand for all of the source's.
 func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) []bool {
+	out, _ := r.anyLeftInto(nil, nil, sr, parts, stateRows, probs)
+	return out
+}
+
+// anyLeftInto is anyLeft written into out, with scratch for each point's
+// intervals: both are returned, grown as needed, for the next call to
+// reuse, as one that asks at every decision does.
+func (r *Result) anyLeftInto(out, scratch []bool, sr *SourceResult, parts []*PartResult, stateRows []int, probs []float64) ([]bool, []bool) {
 	if parts == nil {
 		parts = sr.Parts
 	}
@@ -29,8 +37,7 @@ func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int,
 	if probs == nil {
 		probs = sr.Grid.Probabilities
 	}
-	out := make([]bool, len(sr.Intervals))
-	var scratch []bool
+	out = append(out[:0], make([]bool, len(sr.Intervals))...)
 	for _, pr := range parts {
 		for _, s := range stateRows {
 			for _, p := range probs {
@@ -41,7 +48,7 @@ func (r *Result) anyLeft(sr *SourceResult, parts []*PartResult, stateRows []int,
 			}
 		}
 	}
-	return out
+	return out, scratch
 }
 
 // expectedTotal is the cost's expected total at probability prob with

@@ -43,3 +43,21 @@ func BenchmarkLargeWorkbook(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLargeDecisions makes the 2M-row workbook's 320,004 decisions,
+// as decisions.csv's rows, and their best intervals alone, as the
+// summary's decision maps read them.
+func BenchmarkLargeDecisions(b *testing.B) {
+	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range []results.Table{res.DecisionsTable(), res.BestIntervalsTable()} {
+		b.Run(t.Name, func(b *testing.B) {
+			for b.Loop() {
+				for range t.Rows {
+				}
+			}
+		})
+	}
+}
