@@ -30,13 +30,15 @@ func largeWorkbookExperiment(tb testing.TB) *experiment.Experiment {
 const largeWorkbookYAML = "name: big\nstate_rows: {from: 0, to: 2000000, step: 25}\n"
 
 // BenchmarkLargeWorkbook writes the 2M-row workbook to io.Discard from an
-// evaluated result.
+// evaluated result; it reports the CPU time too, as its floor does
+// (results' BenchmarkLargeWorkbookFloor).
 func BenchmarkLargeWorkbook(b *testing.B) {
 	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	set := res.Set([]string{"xlsx"})
+	defer reportCPU(b)()
 	for b.Loop() {
 		if err := results.WriteXLSX(io.Discard, set); err != nil {
 			b.Fatal(err)
@@ -54,6 +56,7 @@ func BenchmarkLargeDecisions(b *testing.B) {
 	}
 	for _, t := range []results.Table{res.DecisionsTable(), res.BestIntervalsTable()} {
 		b.Run(t.Name, func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				for range t.Rows {
 				}

@@ -1,0 +1,21 @@
+package cputime
+
+import (
+	"testing"
+	"time"
+)
+
+// TestProcessCounts checks that CPU time spent shows, where it is told:
+// busy work advances it within ten seconds, however loaded the machine.
+func TestProcessCounts(t *testing.T) {
+	before, ok := Process()
+	if !ok {
+		t.Skip("the system does not tell the CPU time")
+	}
+	for give := time.Now().Add(10 * time.Second); time.Now().Before(give); {
+		if after, _ := Process(); after > before {
+			return
+		}
+	}
+	t.Errorf("CPU time still %v after ten seconds of busy work", before)
+}

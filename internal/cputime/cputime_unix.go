@@ -1,0 +1,16 @@
+//go:build unix
+
+package cputime
+
+import (
+	"syscall"
+	"time"
+)
+
+func process() (time.Duration, bool) {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0, false
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()), true
+}
