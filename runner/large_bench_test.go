@@ -64,3 +64,26 @@ func BenchmarkLargeDecisions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLargeBreakeven makes the 2M-row workbook's envelopes, one per
+// state rows value, alone and as breakeven.csv's rows.
+func BenchmarkLargeBreakeven(b *testing.B) {
+	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("envelopes", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			for range res.breakevens {
+			}
+		}
+	})
+	b.Run("rows", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			for range res.BreakevenTable().Rows {
+			}
+		}
+	})
+}
