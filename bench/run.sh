@@ -24,7 +24,7 @@ echo '== Counting, one core (BenchmarkScan, the per-record reference, takes minu
 go test -run '^$' -bench '^BenchmarkCount$' -benchtime 5x -cpu 1 ./model
 
 echo '== 1 % faults at 10^7 subscribers, one core: the floor, and counting with the faults redrawn per block and drawn once'
-go test -run '^$' -bench 'FloorFaults|CountFaults' -benchtime 2x -cpu 1 ./model
+go test -run '^$' -bench 'FloorFaults/1e7|FloorArithmetic/1e7|CountFaults' -benchtime 2x -cpu 1 ./model
 
 echo '== Merging the 4 and 100 shard files of scale.yaml, in process'
 go test -run '^$' -bench 'MergeScale' -benchtime 5x ./runner
@@ -60,6 +60,10 @@ done
 f10m="--set subscribers=10000000 --set missing=12000000 --set duplicates=12000000"
 "$bin" plan --format csv $f10m experiments/scale.yaml | grep memory
 /usr/bin/time -v "$bin" run -q --format csv -o "$out/f10m" $f10m experiments/scale.yaml 2>&1 >/dev/null |
+	grep -E 'User time|Elapsed|Maximum resident'
+f100m="--set subscribers=100000000 --set missing=120000000 --set duplicates=120000000"
+"$bin" plan --format csv $f100m experiments/scale.yaml | grep memory
+/usr/bin/time -v "$bin" run -q --format csv -o "$out/f100m" $f100m experiments/scale.yaml 2>&1 >/dev/null |
 	grep -E 'User time|Elapsed|Maximum resident'
 
 echo '== The worker sweep (bench/sweep.yaml), CSV and XLSX: time, peak memory, and what plan said'

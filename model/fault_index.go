@@ -229,6 +229,12 @@ func (z *FaultSizes) sizeInto(seq int, counts []uint32) {
 	s := z.src
 	n, sLo, sHi := s.bucketStates(z.first, int64(len(counts)-1))
 	r := NewRand(s.drawSeed(seq))
+	if allStates(sLo, sHi) {
+		for range s.drawCount(seq) {
+			counts[drawOf(r.step(), n)>>bucketShift-z.first]++
+		}
+		return
+	}
 	var buf [statesBatch]uint32
 	for left := s.drawCount(seq); left > 0; {
 		m := min(left, statesBatch)
@@ -334,15 +340,24 @@ func shareOf(avail int64, draws, all int) int64 {
 // bucket, k less first, from the bucket's end (start[k], as sized) down,
 // so that start[k] ends at bucket k's first draw.
 func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first int64) {
+	put := func(st uint32) {
+		x := drawOf(st, n)
+		k := x>>bucketShift - first
+		b.start[k]--
+		b.at[b.start[k]] = uint16(x)
+	}
+	if allStates(sLo, sHi) {
+		for range draws {
+			put(r.step())
+		}
+		return
+	}
 	var buf [statesBatch]uint32
 	for left := draws; left > 0; {
 		m := min(left, statesBatch)
 		left -= m
 		for _, st := range buf[:r.statesIn(buf[:m], sLo, sHi)] {
-			x := drawOf(st, n)
-			k := x>>bucketShift - first
-			b.start[k]--
-			b.at[b.start[k]] = uint16(x)
+			put(st)
 		}
 	}
 }

@@ -125,7 +125,13 @@ func group(dst, num []byte) []byte {
 // is "1,000,000".
 // A whole number is written exactly, however large.
 func (q Quantity) FormatInt(v int64) string {
-	num := strconv.AppendInt(nil, v, 10)
+	return string(q.AppendInt(nil, v))
+}
+
+// AppendInt appends a whole number as FormatInt writes it.
+func (q Quantity) AppendInt(dst []byte, v int64) []byte {
+	var buf [32]byte
+	num := strconv.AppendInt(buf[:0], v, 10)
 	if s := quantityStyles[q]; s.decimals > 0 {
 		num = append(num, '.')
 		for range s.decimals {
@@ -133,7 +139,7 @@ func (q Quantity) FormatInt(v int64) string {
 		}
 	}
 	if !quantityStyles[q].thousands {
-		return string(num)
+		return append(dst, num...)
 	}
-	return string(group(nil, num))
+	return group(dst, num)
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,9 +49,10 @@ const MaxSheetRows = 1_048_575
 // the exact record. The same set gives the same bytes. Every sheet is made
 // with excelize's stream writer, the tables' data rows written into their
 // sheets as the archive is assembled (see tableRows), and the archive and
-// the compressed sheets are kept in scratch files, so memory does not grow
-// with the tables; scratch files go to the system's temporary folder and
-// are removed before WriteXLSX returns.
+// the compressed sheets are kept in memory while small and in scratch
+// files past that (ArchiveInMemory, PackedInMemory), so memory does not
+// grow with the tables; scratch files go to the system's temporary folder
+// and are removed before WriteXLSX returns.
 func WriteXLSX(w io.Writer, s Set) error {
 	return xlsxWriter{}.write(context.Background(), w, s)
 }
@@ -66,13 +65,17 @@ type xlsxWriter struct {
 	// scratch is the folder scratch files are made in; "" means the
 	// system's temporary folder.
 	scratch string
+	// inMemory, when set, is the most of the archive and of each packed
+	// sheet kept in memory, instead of ArchiveInMemory and PackedInMemory.
+	// Tests set it to 1 to have every one go to a scratch file.
+	inMemory int
 	// streamRows and streamViews are workbook's.
 	streamRows  rowStreamer
 	streamViews viewStreamer
 }
 
-// write builds the workbook, has excelize save it as a zip archive in the
-// scratch folder, and copies that archive to w in normalized form.
+// write builds the workbook, has excelize save it as a zip archive (see
+// saveNormalized), and copies that archive to w in normalized form.
 func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	dir, err := atomicfs.MkdirTemp(x.scratch, ".ckptlab-xlsx-*")
 	if err != nil {
@@ -93,53 +96,71 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	for i, c := range b.charts {
 		charts[chartPart(i)] = c
 	}
-	return saveNormalized(ctx, f, w, dir, b.rows, charts)
+	limits := spillLimits{archive: ArchiveInMemory, sheet: PackedInMemory}
+	if x.inMemory > 0 {
+		limits = spillLimits{archive: x.inMemory, sheet: x.inMemory}
+	}
+	return saveNormalized(ctx, f, w, scratch{dir, limits}, b.rows, charts)
 }
+
+// scratch is where the workbook being saved keeps what it does not keep in
+// memory: files in dir, past the limits.
+type scratch struct {
+	dir    string
+	limits spillLimits
+}
+
+// spillLimits are the most of the archive excelize saves and of each
+// packed sheet kept in memory.
+type spillLimits struct{ archive, sheet int }
 
 // saveNormalized saves f to w, byte for byte the same for the same
 // workbook, with the table sheets' rows written in. excelize alone is not
 // deterministic: it adds the default content types of a drawing in map
 // order, and writes stream-written sheets in map order. So the content
-// types are sorted first, and the archive excelize writes to a spill file
-// in dir is copied to w in canonical order by normalizeZip, with the
-// sheets of rows packed (compressed with their rows, in dir) at the same
-// time. The spill file keeps the workbook out of memory; its parts are
-// stored, not compressed (storingZip): normalizeZip compresses each part
-// once, as it copies it, rewritten or not, and the sheets excelize wrote
-// without their rows are never compressed at all.
-func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, dir string, rows []sheetRows, charts map[string]chartCache) error {
+// types are sorted first, and the archive excelize writes (in memory up to
+// its limit, past it in a scratch file) is copied to w in canonical order
+// by normalizeZip, with the sheets of rows packed (compressed with their
+// rows) at the same time. The scratch file keeps a large workbook out of
+// memory; a small one costs no file. The archive's parts are stored, not
+// compressed (storingZip): normalizeZip compresses each part once, as it
+// copies it, rewritten or not, and the sheets excelize wrote without their
+// rows are never compressed at all.
+func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, sc scratch, rows []sheetRows, charts map[string]chartCache) error {
 	if f.ContentTypes != nil {
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
 	}
-	zf, err := os.Create(filepath.Join(dir, "workbook.zip"))
-	if err != nil {
-		return err
-	}
-	defer zf.Close()
+	archive := &spill{dir: sc.dir, pattern: "workbook-*.zip", limit: sc.limits.archive}
+	defer archive.close()
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
-		return storingZip{zip.NewWriter(ctxWriter{ctx, zf})}
+		return storingZip{zip.NewWriter(ctxWriter{ctx, archive})}
 	})
-	// Every byte goes to the spill file; what Write gives io.Discard is
+	// Every byte goes to the archive; what Write gives io.Discard is
 	// excelize's empty in-memory buffer.
 	if err := f.Write(io.Discard); err != nil {
 		return fmt.Errorf("saving the workbook: %w", err)
 	}
-	size, err := zf.Seek(0, io.SeekCurrent)
+	r, size, err := archive.reader()
 	if err != nil {
 		return err
 	}
-	zr, err := zip.NewReader(zf, size)
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return fmt.Errorf("reading the workbook's zip archive: %w", err)
 	}
-	packs := packSheets(ctx, zr, rows, dir)
+	packs := packSheets(ctx, zr, rows, sc)
 	defer packs.wait()
 	if err := normalizeZip(ctxWriter{ctx, w}, zr, packs.sheets, charts); err != nil {
 		return err
 	}
 	return packs.err()
 }
+
+// ArchiveInMemory is the most of the archive excelize saves, its parts
+// stored and the sheets without their rows, kept in memory: a larger one
+// goes to a scratch file. The shipped experiments' are 170 to 460 KB.
+const ArchiveInMemory = 1 << 20
 
 // storingZip is the zip archive excelize saves a workbook to: its parts
 // stored as they are, for normalizeZip to compress.

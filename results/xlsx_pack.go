@@ -74,20 +74,23 @@ type packedSheet struct {
 // so cost no file each.
 const PackedInMemory = 256 << 10
 
-// spill holds what is written to it in memory up to PackedInMemory, and in
-// a scratch file in dir once it is more.
+// spill holds what is written to it in memory up to limit bytes, and in
+// a scratch file in dir, named after pattern (as os.CreateTemp names), once
+// it is more.
 type spill struct {
-	dir  string
-	mem  bytes.Buffer
-	file *os.File
+	dir     string
+	pattern string
+	limit   int
+	mem     bytes.Buffer
+	file    *os.File
 }
 
 func (s *spill) Write(p []byte) (int, error) {
-	if s.file == nil && s.mem.Len()+len(p) <= PackedInMemory {
+	if s.file == nil && s.mem.Len()+len(p) <= s.limit {
 		return s.mem.Write(p)
 	}
 	if s.file == nil {
-		f, err := os.CreateTemp(s.dir, "sheet-*.deflate")
+		f, err := os.CreateTemp(s.dir, s.pattern)
 		if err != nil {
 			return 0, err
 		}
@@ -100,8 +103,14 @@ func (s *spill) Write(p []byte) (int, error) {
 	return s.file.Write(p)
 }
 
+// spilled is what a spill holds, to read in order or at any offset.
+type spilled interface {
+	io.Reader
+	io.ReaderAt
+}
+
 // reader returns what was written and its size.
-func (s *spill) reader() (io.Reader, int64, error) {
+func (s *spill) reader() (spilled, int64, error) {
 	if s.file == nil {
 		return bytes.NewReader(s.mem.Bytes()), int64(s.mem.Len()), nil
 	}
@@ -123,11 +132,11 @@ func (s *spill) close() {
 // hold more buffers without more cores to use them.
 const MaxPackedAtOnce = 4
 
-// packSheets starts packing the sheets of the tables, in scratch,
-// MaxPackedAtOnce tables (or the cores, if fewer) at a time, each table
+// packSheets starts packing the sheets of the tables, in memory or in
+// sc's files past its limit for a sheet, MaxPackedAtOnce tables (or the cores, if fewer) at a time, each table
 // read once. The caller must call wait before it returns, whatever
 // happened.
-func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, scratch string) *packs {
+func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, sc scratch) *packs {
 	ctx, cancel := context.WithCancel(ctx)
 	ps := &packs{sheets: make(map[string]*packedSheet), cancel: cancel}
 	files := make(map[string]*zip.File, len(zr.File))
@@ -146,7 +155,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, scratch
 		ps.wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			done, err := packTable(ctx, files, r, scratch, ps.sheets)
+			done, err := packTable(ctx, files, r, sc, ps.sheets)
 			if err == nil {
 				return
 			}
@@ -163,7 +172,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, scratch
 
 // packTable packs the sheets of one table, reading it once, and returns
 // how many of its sheets are done.
-func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scratch string, sheets map[string]*packedSheet) (done int, err error) {
+func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, sc scratch, sheets map[string]*packedSheet) (done int, err error) {
 	var (
 		p      *packedSheet
 		d      *parallelDeflater
@@ -186,7 +195,7 @@ func packTable(ctx context.Context, files map[string]*zip.File, r sheetRows, scr
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		p = sheets[path]
-		p.out.dir = scratch
+		p.out = spill{dir: sc.dir, pattern: "sheet-*.deflate", limit: sc.limits.sheet}
 		d, suffix = newParallelDeflater(&p.out), sheet[end:]
 		head := setDimension(sheet[:end], parts[i].dim)
 		if cols := parts[i].cols; cols != nil {

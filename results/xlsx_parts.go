@@ -56,6 +56,9 @@ func chartPart(i int) string { return "xl/charts/chart" + strconv.Itoa(i+1) + ".
 type partRewriter struct {
 	charts map[string]chartCache
 	packed map[string]*packedSheet
+	// buf is scratch for copying, copyBuffer bytes, free again when a
+	// rewrite returns.
+	buf []byte
 }
 
 // rewrite is a part's rewriting: it copies the part read from open to w.
@@ -69,7 +72,7 @@ func (p partRewriter) rewriter(name string) rewrite {
 		if _, ok := p.packed[name]; ok {
 			return nil
 		}
-		return redimension
+		return p.redimension
 	case strings.HasPrefix(name, "xl/charts/chart"):
 		if c, ok := p.charts[name]; ok {
 			return whole(func(b []byte) ([]byte, error) { return fillChartCaches(b, c) })
@@ -105,13 +108,13 @@ const dimensionHead = 1 << 16
 // redimension copies a worksheet with its dimension set to the range of
 // its cells, reading it twice, so that memory stays within a buffer
 // whatever the sheet's size: once for the range, once to copy it.
-func redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
+func (p partRewriter) redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
 	rc, err := open()
 	if err != nil {
 		return err
 	}
 	var d dimensionScanner
-	_, err = io.Copy(&d, rc)
+	_, err = io.CopyBuffer(&d, rc, p.buf)
 	rc.Close()
 	if err != nil {
 		return err
@@ -120,7 +123,7 @@ func redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
 		return err
 	}
 	defer rc.Close()
-	head := make([]byte, dimensionHead)
+	head := p.buf[:dimensionHead]
 	n, err := io.ReadFull(rc, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return err
@@ -128,7 +131,7 @@ func redimension(w io.Writer, open func() (io.ReadCloser, error)) error {
 	if _, err := w.Write(setDimension(head[:n], dimensionRef(d.col, d.row))); err != nil {
 		return err
 	}
-	_, err = io.Copy(w, rc)
+	_, err = io.CopyBuffer(w, rc, p.buf)
 	return err
 }
 

@@ -58,13 +58,16 @@ type sheetRows interface {
 func (r tableRows) sheets() []sheetPart { return r.parts }
 
 // rowsFlushAt is how many bytes of rows write gathers before passing
-// them on: a piece of the compressor's (deflatePiece), so that handing
-// pieces over costs nothing next to formatting them.
-const rowsFlushAt = deflatePiece
+// them on to the compressor, which gathers them into its pieces
+// (deflatePiece): enough that handing them over costs nothing next to
+// formatting them, and little enough that a row encoder's buffer, grown
+// by appending, is not copied over and over on its way to a mebibyte
+// (that copying was a twentieth of a small workbook's time).
+const rowsFlushAt = 64 << 10
 
 // encoderStart is the room a row encoder's buffer starts with: it grows to
 // rowsFlushAt for a large table, and a small workbook's dozen tables and
-// views do not each clear a mebibyte they never fill.
+// views do not each clear room they never fill.
 const encoderStart = 4 << 10
 
 // write reads the table once and writes the rows of each part (see

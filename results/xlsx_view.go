@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"unicode/utf8"
 
@@ -308,10 +309,56 @@ func (vw *viewWidths) add(blk Block) {
 	}
 	for _, r := range blk.Rows {
 		for i, v := range r {
+			if shownAtMost(v, blk.Columns[i], int(vw.widths[i])-2) {
+				continue // it cannot widen the column
+			}
 			vw.buf = appendShown(vw.buf[:0], v, blk.Columns[i])
 			grow(i, utf8.RuneCount(vw.buf))
 		}
 	}
+}
+
+// shownAtMost reports whether the value, shown in its column
+// (appendShown), is known to take at most n characters without writing
+// it: a number of a fixed number of decimals, from its magnitude. Most of
+// a view's numbers are no wider than their column already is, and
+// writing each as it is shown was most of measuring the columns.
+func shownAtMost(v Value, c Column, n int) bool {
+	q := c.Shown()
+	s := quantityStyles[q]
+	var neg bool
+	var digits int // at most this many digits before the point
+	switch {
+	case v.Kind == Float && s.decimals >= 0 && math.Abs(v.Float) < 1e15:
+		// Rounded to its decimals, a number below 10^k - 1 stays below 10^k.
+		a := math.Abs(v.Float)
+		neg, digits = math.Signbit(v.Float), 1
+		for p := 10.0; a >= p-1; p *= 10 {
+			digits++
+		}
+	case v.Kind == Int && q != General && v.Int != math.MinInt64:
+		a := v.Int
+		neg, digits = a < 0, 1
+		if neg {
+			a = -a
+		}
+		for ; a >= 10; a /= 10 {
+			digits++
+		}
+	default:
+		return false
+	}
+	width := digits
+	if neg {
+		width++
+	}
+	if s.thousands {
+		width += (digits - 1) / 3
+	}
+	if s.decimals > 0 {
+		width += 1 + s.decimals
+	}
+	return width <= n
 }
 
 // of returns the widths, at least one column's.
@@ -353,7 +400,7 @@ func appendShown(dst []byte, v Value, c Column) []byte {
 		return c.Shown().Append(dst, v.Float)
 	case Int:
 		if q := c.Shown(); q != General {
-			return append(dst, q.FormatInt(v.Int)...)
+			return q.AppendInt(dst, v.Int)
 		}
 	}
 	return v.AppendText(dst)

@@ -1,9 +1,11 @@
 package results
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // viewRows are the blocks of a view's sheet, written into it as the
@@ -130,6 +132,17 @@ type blockEncoder struct {
 	r     viewRows
 	w     io.Writer
 	attrs map[int][]byte // style attributes by style id
+	// title, header and numberHeader are the attributes of every block's
+	// title and header cells, found with the first block.
+	title, header, numberHeader []byte
+	// cols are the columns of the block written last, numeric and cells
+	// their numeric text columns and their cells' attributes, marked those
+	// of their marked cells as far as marked: the blocks of a view mostly
+	// share their columns.
+	cols          []Column
+	numeric       []bool
+	cells, marked [][]byte
+	marks         [][2]int // the block's marked cells, by row and column
 }
 
 // endRow ends a row, and passes the rows on once they fill a piece.
@@ -161,76 +174,106 @@ func (e *blockEncoder) attr(s int) []byte {
 	return a
 }
 
+// styleAttr returns the attribute of a style the blocks use.
+func (e *blockEncoder) styleAttr(role styleRole, q Quantity) ([]byte, error) {
+	id, err := e.r.style(role, q)
+	if err != nil {
+		return nil, err
+	}
+	return e.attr(id), nil
+}
+
+// columns makes the encoder's column attributes those of the block's
+// columns, unless they are already.
+func (e *blockEncoder) columns(cols []Column) error {
+	if e.title == nil {
+		var err error
+		if e.title, err = e.styleAttr(blockStyle, General); err != nil {
+			return err
+		}
+		if e.header, err = e.styleAttr(headerStyle, General); err != nil {
+			return err
+		}
+		if e.numberHeader, err = e.styleAttr(numberHeaderStyle, General); err != nil {
+			return err
+		}
+	}
+	if e.cells != nil && slices.Equal(cols, e.cols) {
+		return nil
+	}
+	e.cols, e.numeric = append(e.cols[:0], cols...), numericTextColumns(cols)
+	e.cells, e.marked = make([][]byte, len(cols)), make([][]byte, len(cols))
+	for j, c := range cols {
+		var err error
+		if e.cells[j], err = e.styleAttr(viewCellRole(c), printedQuantity(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // block writes a block from row top on: its title, its header and its
 // rows.
 func (e *blockEncoder) block(ctx context.Context, top int, blk Block) error {
 	e.widen(max(1, len(blk.Columns)))
-	title, err := e.r.style(blockStyle, General)
-	if err != nil {
+	if err := e.columns(blk.Columns); err != nil {
 		return err
 	}
 	e.openRow(top)
 	text := TextValue(blk.Title)
-	e.cell(0, e.attr(title), &text)
+	e.cell(0, e.title, &text)
 	if err := e.endRow(); err != nil {
 		return err
 	}
 
-	header, err := e.r.style(headerStyle, General)
-	if err != nil {
-		return err
-	}
-	numberHeader, err := e.r.style(numberHeaderStyle, General)
-	if err != nil {
-		return err
-	}
 	e.openRow(top + 1)
 	for i, c := range blk.Columns {
-		id := header
+		attr := e.header
 		if c.Kind == Int || c.Kind == Float {
-			id = numberHeader
+			attr = e.numberHeader
 		}
 		name := TextValue(c.Name)
-		e.cell(i, e.attr(id), &name)
+		e.cell(i, attr, &name)
 	}
 	if err := e.endRow(); err != nil {
 		return err
 	}
 
-	numeric := numericTextColumns(blk.Columns)
-	attrs := make([][]byte, len(blk.Columns))
-	for j, c := range blk.Columns {
-		id, err := e.r.style(viewCellRole(c), printedQuantity(c))
-		if err != nil {
-			return err
+	// The marked cells in the order of the rows, walked along with them.
+	e.marks = append(e.marks[:0], blk.Marked...)
+	slices.SortFunc(e.marks, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, m := range e.marks {
+		if e.marked[m[1]] == nil {
+			var err error
+			if e.marked[m[1]], err = e.styleAttr(markedStyle, printedQuantity(blk.Columns[m[1]])); err != nil {
+				return err
+			}
 		}
-		attrs[j] = e.attr(id)
 	}
-	marked := make(map[[2]int][]byte, len(blk.Marked))
-	for _, m := range blk.Marked {
-		id, err := e.r.style(markedStyle, printedQuantity(blk.Columns[m[1]]))
-		if err != nil {
-			return err
-		}
-		marked[m] = e.attr(id)
-	}
+	next := 0
 	for i, row := range blk.Rows {
 		if i%ctxCheckRows == ctxCheckRows-1 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
+		for next < len(e.marks) && e.marks[next][0] < i {
+			next++
+		}
 		e.widen(len(row))
 		e.openRow(top + 2 + i)
 		for j := range row {
 			v := &row[j]
-			if v.Kind == Text && numeric[j] {
+			if v.Kind == Text && e.numeric[j] {
 				n := sheetValue(*v, true)
 				v = &n
 			}
-			attr := attrs[j]
-			if m, ok := marked[[2]int{i, j}]; ok {
-				attr = m
+			attr := e.cells[j]
+			for next < len(e.marks) && e.marks[next][0] == i && e.marks[next][1] <= j {
+				if e.marks[next][1] == j {
+					attr = e.marked[j]
+				}
+				next++
 			}
 			e.cell(j, attr, v)
 		}

@@ -74,7 +74,7 @@ func hostileViews() []View {
 			block(5, 40),
 			{Title: "rows shorter than the header", Columns: cols[:3], Rows: [][]Value{
 				{TextValue("1")}, {}, {TextValue("2"), IntValue(3)}, {}},
-				Marked: [][2]int{{2, 1}, {0, 0}}},
+				Marked: [][2]int{{2, 1}, {1, 2}, {0, 0}}},
 			block(6, 30),
 		}},
 	}

@@ -1,9 +1,12 @@
 package results
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFitBlocks(t *testing.T) {
@@ -206,5 +209,48 @@ func TestContinuedPages(t *testing.T) {
 		if n := f.room(rows); n > 0 && f.taken(n) > rows || f.taken(n+1) <= rows {
 			t.Errorf("room(%d) = %d: taken %d, taken of one more %d", rows, n, f.taken(n), f.taken(n+1))
 		}
+	}
+}
+
+// TestShownAtMost holds the columns' measure to what it skips: a value
+// shownAtMost finds within n characters is shown in at most n, over
+// numbers of every magnitude, sign and rounding edge and every quantity.
+func TestShownAtMost(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	floats := []float64{0, math.Copysign(0, -1), 0.04, -0.04, 0.05, 0.96, 8.95, 8.96, 9, 9.95, 9.96, 99.95, 999.949, 999.95,
+		9999999.95, -9999999.96, 1e14 - 0.05, 1e15 - 1, 1e15, 1e300, math.NaN(), math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64}
+	for range 3000 {
+		floats = append(floats, math.Pow(10, rng.Float64()*17-2)*float64(1-2*rng.IntN(2)))
+	}
+	ints := []int64{0, -1, 9, 10, 99, 999, 1000, -1000, 999999, 1000000, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for range 3000 {
+		ints = append(ints, rng.Int64N(1<<rng.IntN(63)+1)*int64(1-2*rng.IntN(2)))
+	}
+	var values []Value
+	for _, f := range floats {
+		values = append(values, FloatValue(f))
+	}
+	for _, n := range ints {
+		values = append(values, IntValue(n))
+	}
+	values = append(values, TextValue("12"), BoolValue(true))
+	columns := []Column{{Kind: Int}, {Kind: Float, Decimals: 1}, {Kind: Float, Decimals: -1}, {Kind: Text}}
+	for q := General; q <= Printed; q++ {
+		columns = append(columns, Column{Kind: Float, Quantity: q}, Column{Kind: Int, Quantity: q})
+	}
+	known := 0
+	for _, c := range columns {
+		for _, v := range values {
+			n := utf8.RuneCount(appendShown(nil, v, c))
+			if shownAtMost(v, c, n-1) {
+				t.Errorf("%v in %+v: shown in %d characters, found within %d", v, c, n, n-1)
+			}
+			if shownAtMost(v, c, n+1) {
+				known++
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("shownAtMost knows no value's width")
 	}
 }

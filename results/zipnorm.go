@@ -34,7 +34,10 @@ const (
 // elsewhere, is copied in their place; and so are the parts excelize
 // writes wrong, rewritten (partRewriter) and compressed again.
 func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet, charts map[string]chartCache) error {
-	parts := partRewriter{charts: charts, packed: packed}
+	// One scratch buffer for every copy, and one for each part compressed
+	// here: a workbook has dozens of parts.
+	parts := partRewriter{charts: charts, packed: packed, buf: make([]byte, copyBuffer)}
+	var deflated bytes.Buffer
 	files := slices.Clone(zr.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return entryOrder(a.Name, b.Name) })
 	zw := newZipWriter(dst)
@@ -66,7 +69,7 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet,
 				return fmt.Errorf("writing the rows of %s: %w", f.Name, err)
 			}
 		} else if f.Method == zip.Store {
-			if r, err = deflatePart(f, h); err != nil {
+			if r, err = deflatePart(f, h, &deflated, parts.buf); err != nil {
 				return err
 			}
 		} else if r, err = f.OpenRaw(); err != nil {
@@ -76,7 +79,7 @@ func normalizeZip(dst io.Writer, zr *zip.Reader, packed map[string]*packedSheet,
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(w, r); err != nil {
+		if _, err := io.CopyBuffer(w, r, parts.buf); err != nil {
 			return err
 		}
 	}
@@ -97,22 +100,28 @@ func entryOrder(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// deflatePart compresses a stored entry in memory, as a zip writer of
-// newZipWriter would, and sets its compressed entry's header. The parts
-// excelize writes whole are small: the sheets of rows are packed, and the
-// large others are rewritten as they are copied.
-func deflatePart(f *zip.File, h *zip.FileHeader) (io.Reader, error) {
+// copyBuffer is the size of normalizeZip's scratch buffer, through which
+// every part is copied: room for the head of a worksheet that
+// redimension reads.
+const copyBuffer = dimensionHead
+
+// deflatePart compresses a stored entry into buf, as a zip writer of
+// newZipWriter would, reading it through scratch, and sets its compressed
+// entry's header. The parts excelize writes whole are small: the sheets
+// of rows are packed, and the large others are rewritten as they are
+// copied. What it returns reads buf, to be read before buf is used again.
+func deflatePart(f *zip.File, h *zip.FileHeader, buf *bytes.Buffer, scratch []byte) (io.Reader, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	var buf bytes.Buffer
-	w, err := newDeflater(&buf)
+	buf.Reset()
+	w, err := newDeflater(buf)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.Copy(w, rc); err != nil {
+	if _, err := io.CopyBuffer(w, rc, scratch); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -121,5 +130,5 @@ func deflatePart(f *zip.File, h *zip.FileHeader) (io.Reader, error) {
 	}
 	h.Method = zip.Deflate
 	h.CompressedSize64 = uint64(buf.Len())
-	return &buf, nil
+	return buf, nil
 }

@@ -27,8 +27,8 @@ const (
 	// draws the sequences twice (to size its buckets, then to fill them),
 	// the tasks that redraw draw them once each.
 	minIndexedTasks = 3
-	// A window's index is expected to fill fillNum/fillDen of its limit.
-	// Where a source is cut into several windows each one holds millions
+	// A window's index is expected to fill fillNum/fillDen of its share of
+	// the budget, and of its own limit. Where a source is cut into several windows each one holds millions
 	// of draws, whose number varies by a few thousandths of it from window
 	// to window: an eighth to spare keeps them all indexed. Every window
 	// fewer is a pass over the sequences fewer (model.FaultSizes).

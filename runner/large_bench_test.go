@@ -46,6 +46,27 @@ func BenchmarkLargeWorkbook(b *testing.B) {
 	}
 }
 
+// BenchmarkLargeViews makes every block of the 2M-row workbook's views
+// once, as a workbook does twice: the cost of making a block, with
+// -benchmem its allocations.
+func BenchmarkLargeViews(b *testing.B) {
+	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	views := res.Views()
+	b.ResetTimer()
+	for b.Loop() {
+		blocks := 0
+		for _, v := range views {
+			for range v.All() {
+				blocks++
+			}
+		}
+		b.ReportMetric(float64(blocks), "blocks/op")
+	}
+}
+
 // BenchmarkLargeDecisions makes the 2M-row workbook's 320,004 decisions,
 // as decisions.csv's rows, and their best intervals alone, as the
 // summary's decision maps read them.

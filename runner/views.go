@@ -3,8 +3,10 @@ package runner
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 
+	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
 )
@@ -62,7 +64,7 @@ func (r *Result) stateRowsBlocks(block func(sr *SourceResult, title string, stat
 			if none(left) {
 				continue
 			}
-			if !yield(block(sr, fmt.Sprintf("%s, state rows %d", title, stateRows), stateRows, left)) {
+			if !yield(block(sr, title+", state rows "+strconv.Itoa(stateRows), stateRows, left)) {
 				return false
 			}
 		}
@@ -126,63 +128,91 @@ func (sr *SourceResult) matrixBlock(title string, costs []model.Cost) results.Bl
 	return b
 }
 
+// costColumns are the cost view's columns.
+var costColumns = []results.Column{
+	{Name: "interval", Kind: results.Text},
+	{Name: "checkpoints", Kind: results.Int},
+	{Name: "certain cost", Kind: results.Int},
+	{Name: "worst", Kind: results.Int},
+	{Name: "worst total", Kind: results.Int},
+	{Name: "average", Kind: results.Float, Decimals: 1},
+	{Name: "average total", Kind: results.Float, Decimals: 1},
+}
+
+// costBlock is the cost table of the costs at stateRows rows a
+// checkpoint. A view of a state_rows sweep makes one per value, so its
+// rows are cut from one slice of cells.
 func costBlock(title string, costs []model.Cost, stateRows int) results.Block {
-	b := results.Block{Title: title, Columns: []results.Column{
-		{Name: "interval", Kind: results.Text},
-		{Name: "checkpoints", Kind: results.Int},
-		{Name: "certain cost", Kind: results.Int},
-		{Name: "worst", Kind: results.Int},
-		{Name: "worst total", Kind: results.Int},
-		{Name: "average", Kind: results.Float, Decimals: 1},
-		{Name: "average total", Kind: results.Float, Decimals: 1},
-	}}
-	for _, c := range costs {
-		b.Rows = append(b.Rows, []results.Value{
-			results.TextValue(c.Interval.String()),
-			results.IntValue(int64(c.Checkpoints)),
-			results.IntValue(c.CertainCost(stateRows)),
-			results.IntValue(c.Worst),
-			results.IntValue(c.WorstTotal(stateRows)),
-			results.FloatValue(c.Average()),
-			results.FloatValue(c.AverageTotal(stateRows)),
-		})
+	cols := len(costColumns)
+	b := results.Block{Title: title, Columns: slices.Clone(costColumns), Rows: make([][]results.Value, len(costs))}
+	cells := make([]results.Value, len(costs)*cols)
+	for i, c := range costs {
+		row := cells[i*cols : (i+1)*cols : (i+1)*cols]
+		row[0] = results.TextValue(c.Interval.String())
+		row[1] = results.IntValue(int64(c.Checkpoints))
+		row[2] = results.IntValue(c.CertainCost(stateRows))
+		row[3] = results.IntValue(c.Worst)
+		row[4] = results.IntValue(c.WorstTotal(stateRows))
+		row[5] = results.FloatValue(c.Average())
+		row[6] = results.FloatValue(c.AverageTotal(stateRows))
+		b.Rows[i] = row
 	}
 	return b
 }
 
 // probabilityBlock shows, for each probability with a point left, the
 // expected total of every interval shown (those with a point left at the
-// state rows), and the best among those left at the probability.
+// state rows), and the best among those left at the probability. Each
+// expected total is computed once, for the row and the best alike, and
+// the rows are cut from one slice of cells.
 func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int, shown []bool) results.Block {
 	all := sr.Parts[0].Costs
 	one := []int{stateRows}
-	b := results.Block{Title: title, Columns: []results.Column{{Name: "failure probability", Kind: results.Float, Decimals: -1}}}
+	cols := 2
+	for _, ok := range shown {
+		if ok {
+			cols++
+		}
+	}
+	b := results.Block{Title: title, Columns: make([]results.Column, 0, cols)}
+	b.Columns = append(b.Columns, results.Column{Name: "failure probability", Kind: results.Float, Decimals: -1})
 	for i, c := range all {
 		if shown[i] {
 			b.Columns = append(b.Columns, results.Column{Name: c.Interval.String(), Kind: results.Float, Decimals: 1})
 		}
 	}
 	b.Columns = append(b.Columns, results.Column{Name: "best", Kind: results.Text})
-	for _, p := range sr.Grid.Probabilities {
-		left := r.anyLeft(sr, nil, one, []float64{p})
-		best := bestLeft(all, left, p, stateRows)
+	probs := sr.Grid.Probabilities
+	b.Rows = make([][]results.Value, 0, len(probs))
+	cells := make([]results.Value, 0, len(probs)*cols)
+	totals := make([]float64, len(all))
+	var left, scratch []bool
+	for _, p := range probs {
+		left, scratch = r.anyLeftInto(left, scratch, sr, nil, one, []float64{p})
+		for i, c := range all {
+			if shown[i] || left[i] {
+				totals[i] = expectedTotal(c, p, stateRows)
+			}
+		}
+		best := decide.Best(len(all), left, func(i int) float64 { return totals[i] })
 		if best < 0 {
 			continue
 		}
-		row := []results.Value{results.FloatValue(p)}
+		from := len(cells)
+		cells = append(cells, results.FloatValue(p))
 		col := 0
-		for i, c := range all {
+		for i := range all {
 			if !shown[i] {
 				continue
 			}
-			row = append(row, results.FloatValue(expectedTotal(c, p, stateRows)))
+			cells = append(cells, results.FloatValue(totals[i]))
 			col++
 			if i == best {
 				b.Marked = append(b.Marked, [2]int{len(b.Rows), col})
 			}
 		}
-		row = append(row, results.TextValue(all[best].Interval.String()))
-		b.Rows = append(b.Rows, row)
+		cells = append(cells, results.TextValue(all[best].Interval.String()))
+		b.Rows = append(b.Rows, cells[from:len(cells):len(cells)])
 	}
 	return b
 }
