@@ -131,7 +131,7 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, sc scrat
 		d := f.ContentTypes.Defaults
 		sort.SliceStable(d, func(i, j int) bool { return d[i].Extension < d[j].Extension })
 	}
-	archive := &spill{dir: sc.dir, pattern: "workbook-*.zip", limit: sc.limits.archive}
+	archive := &spill{dir: sc.dir, pattern: "workbook-*.zip", limit: sc.limits.archive, whole: true}
 	defer archive.close()
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
 		return storingZip{zip.NewWriter(ctxWriter{ctx, archive})}
@@ -158,9 +158,10 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, sc scrat
 }
 
 // ArchiveInMemory is the most of the archive excelize saves, its parts
-// stored and the sheets without their rows, kept in memory: a larger one
-// goes to a scratch file. The shipped experiments' are 170 to 460 KB.
-const ArchiveInMemory = 1 << 20
+// stored and the sheets without their rows, kept in memory, in a buffer of
+// that size made at once: a larger one goes to a scratch file. The shipped
+// experiments' are 170 to 460 KB.
+const ArchiveInMemory = 512 << 10
 
 // storingZip is the zip archive excelize saves a workbook to: its parts
 // stored as they are, for normalizeZip to compress.

@@ -76,17 +76,22 @@ const PackedInMemory = 256 << 10
 
 // spill holds what is written to it in memory up to limit bytes, and in
 // a scratch file in dir, named after pattern (as os.CreateTemp names), once
-// it is more.
+// it is more. With whole set, its buffer is made limit bytes long at the
+// first write rather than grown, so that it never holds more than limit.
 type spill struct {
 	dir     string
 	pattern string
 	limit   int
+	whole   bool
 	mem     bytes.Buffer
 	file    *os.File
 }
 
 func (s *spill) Write(p []byte) (int, error) {
 	if s.file == nil && s.mem.Len()+len(p) <= s.limit {
+		if s.whole && s.mem.Cap() == 0 {
+			s.mem.Grow(s.limit)
+		}
 		return s.mem.Write(p)
 	}
 	if s.file == nil {

@@ -45,22 +45,33 @@ func sameTallies(t *testing.T, what string, got, want []*model.Tally) {
 // in shards merged, and checks that every tally is the one Count gives
 // each source whole.
 func TestSharedFaultsMatchCount(t *testing.T) {
-	e := jobsExperiment()
-	want := wholeTallies(e)
-	src := e.SourceList()[0]
-	expected := src.FaultIndexBytes(0, src.Subscribers)
 	for _, c := range []struct {
-		name    string
-		limit   int64 // a window's index, the budget over the goroutines; 0: the default
-		windows int   // of the first source
+		name     string
+		sparse   bool // 20 draws of each kind, whose buckets outweigh them
+		limit    bool // the budget a source's index over the goroutines, not the default
+		windows  int  // of the first source
+		together bool // sized together
 	}{
-		{"one window", 0, 1},
-		// windows of three tasks: the expected fill is 3/4 of a source's index
-		{"two windows", expected, 2},
+		{"one window", false, false, 1, false},
+		// windows of three tasks: the expected fill is 7/8 of a source's index
+		{"two windows", false, true, 2, true},
+		// buckets that a window's limit does not hold for every window: each
+		// sizes its own
+		{"two sparse windows", true, true, 2, false},
 	} {
+		e := jobsExperiment()
+		if c.sparse {
+			e.Missing, e.Duplicates = 20, 20
+		}
+		want := wholeTallies(e)
+		src := e.SourceList()[0]
+		var limit int64
+		if c.limit {
+			limit = src.FaultIndexBytes(0, src.Subscribers)
+		}
 		for _, jobs := range []int{1, 2, 3} {
 			what := fmt.Sprintf("%s, -j %d", c.name, jobs)
-			opt := Options{Jobs: jobs, indexBudget: c.limit * int64(jobs)}
+			opt := Options{Jobs: jobs, indexBudget: limit * int64(jobs)}
 			tasks, shared := cutTasks(nil, nil, piece{Lo: 0, Hi: src.Subscribers}, src, opt)
 			windows := map[*sharedFaults]int{}
 			sized := map[*sharedSizes]bool{}
@@ -74,9 +85,11 @@ func TestSharedFaultsMatchCount(t *testing.T) {
 			if len(windows) != c.windows {
 				t.Errorf("%s: %d windows, want %d", what, len(windows), c.windows)
 			}
-			// Several windows are sized together, one sizes its own.
-			if len(sized) != 1 || sized[nil] != (c.windows == 1) {
-				t.Errorf("%s: the windows' sizes %v, want one sizing, shared by several", what, sized)
+			if c.together && (len(sized) != 1 || sized[nil]) {
+				t.Errorf("%s: the windows' sizes %v, want one sizing shared", what, sized)
+			}
+			if !c.together && (len(sized) != 1 || !sized[nil]) {
+				t.Errorf("%s: the windows' sizes %v, want each window's own", what, sized)
 			}
 			got, err := countPieces(context.Background(), e, opt, allWork(e))
 			if err != nil {

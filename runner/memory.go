@@ -412,9 +412,9 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 		held = satmath.Add(held, min(tableXML(t.rows, t.cols), satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
 	}
 	n = satmath.Add(n, held)
-	// The archive excelize saves, in memory up to results.ArchiveInMemory;
-	// twice that, for the buffer it grows in.
-	n = satmath.Add(n, 2*results.ArchiveInMemory)
+	// The archive excelize saves, in memory up to results.ArchiveInMemory
+	// (a buffer of that size, made at once).
+	n = satmath.Add(n, results.ArchiveInMemory)
 	n = satmath.Add(n, decisionMapBytes(e))
 	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
 		n = satmath.Add(n, t)
