@@ -11,7 +11,8 @@ type Line struct {
 }
 
 // Piece is one piece of the lower envelope: on [From, To] the line of index
-// Line is the least.
+// Line is the least. A piece's From is its predecessor's To, the same
+// value: neither is to be changed.
 type Piece struct {
 	Line     int
 	From, To *big.Rat
@@ -30,15 +31,17 @@ func Envelope(lines []Line, weight int64) []Piece {
 		return nil
 	}
 	bn := big.NewInt(weight)
-	var x, y, least, nb big.Int
+	// scratch: a product is never written into one of its factors, which
+	// would make math/big allocate anew
+	var x, y, t, least, nb big.Int
 	// pick returns the line taken just after p = a/b: at p, E·W·b =
 	// C·W·b + S·a are integers that order as the totals do.
 	pick := func(a, b *big.Int) int {
 		nb.Mul(bn, b)
 		best := -1
 		for i, l := range lines {
-			x.Mul(x.SetInt64(l.Certain), &nb)
-			x.Add(&x, y.Mul(y.SetInt64(l.Sum), a))
+			x.Mul(t.SetInt64(l.Certain), &nb)
+			x.Add(&x, y.Mul(t.SetInt64(l.Sum), a))
 			c := 0
 			if best >= 0 {
 				c = x.Cmp(&least)
@@ -52,28 +55,37 @@ func Envelope(lines []Line, weight int64) []Piece {
 	}
 	a, b := big.NewInt(0), big.NewInt(1) // the piece starts at a/b
 	cur := pick(a, b)
-	var out []Piece
+	out := make([]Piece, 0, 4)
+	// the nearest crossing so far, num/den, and a line's, nj/dj; the
+	// pieces share their ends, each piece's From its predecessor's To
+	num, den := new(big.Int), new(big.Int)
+	var nj, dj big.Int
+	from := new(big.Rat)
 	for {
 		// The next breakpoint: the nearest crossing num/den of a line of
 		// smaller slope. Every such line lies strictly above at a/b, so
 		// it crosses after a/b.
-		var num, den *big.Int
+		found := false
 		for _, l := range lines {
 			if l.Sum >= lines[cur].Sum {
 				continue
 			}
-			nj := new(big.Int).Mul(big.NewInt(l.Certain-lines[cur].Certain), bn)
-			dj := big.NewInt(lines[cur].Sum - l.Sum)
-			if num == nil || x.Mul(nj, den).Cmp(y.Mul(num, dj)) < 0 {
-				num, den = nj, dj
+			nj.Mul(t.SetInt64(l.Certain-lines[cur].Certain), bn)
+			dj.SetInt64(lines[cur].Sum - l.Sum)
+			if !found || x.Mul(&nj, den).Cmp(y.Mul(num, &dj)) < 0 {
+				num.Set(&nj)
+				den.Set(&dj)
+				found = true
 			}
 		}
-		from := new(big.Rat).SetFrac(a, b)
-		if num == nil || num.Cmp(den) >= 0 {
+		if !found || num.Cmp(den) >= 0 {
 			return append(out, Piece{Line: cur, From: from, To: big.NewRat(1, 1)})
 		}
-		out = append(out, Piece{Line: cur, From: from, To: new(big.Rat).SetFrac(num, den)})
-		a, b = num, den
+		to := new(big.Rat).SetFrac(num, den)
+		out = append(out, Piece{Line: cur, From: from, To: to})
+		from = to
+		a, num = num, a
+		b, den = den, b
 		cur = pick(a, b)
 	}
 }

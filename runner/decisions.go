@@ -260,8 +260,8 @@ func (r *Result) breakevens(yield func(b *breakeven) bool) {
 // left at a state size, each piece's Line an index of costs: breakeven.csv
 // and the break-even marks of the charts read it.
 func envelope(costs []model.Cost, left []bool, stateRows int) []decide.Piece {
-	var lines []decide.Line
-	var index []int // of each line, in costs
+	lines := make([]decide.Line, 0, len(costs))
+	index := make([]int, 0, len(costs)) // of each line, in costs
 	for i, c := range costs {
 		if left == nil || left[i] {
 			lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
@@ -287,12 +287,15 @@ type envelopeGroup struct {
 }
 
 // envelopeGroups yields the groups that have an envelope in breakeven.csv:
-// those with an interval left, once each when cases share a source.
+// those with an interval left, once each when cases share a source. A
+// group's left is reused for the next: it is the consumer's until it asks
+// for the next group.
 func (r *Result) envelopeGroups(yield func(envelopeGroup) bool) {
 	seen := r.once()
+	var left, scratch []bool
 	for _, sr := range r.Sources {
 		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
+			left, scratch = r.anyLeftInto(left, scratch, sr, nil, []int{stateRows}, nil)
 			if none(left) || seen(sr, stateRows, -1, left) {
 				continue
 			}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ckptlab/internal/cputime"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -31,20 +30,20 @@ func largeWorkbookExperiment(tb testing.TB) *experiment.Experiment {
 const largeWorkbookYAML = "name: big\nstate_rows: {from: 0, to: 2000000, step: 25}\n"
 
 // BenchmarkLargeWorkbook writes the 2M-row workbook to io.Discard from an
-// evaluated result.
+// evaluated result; it reports the CPU time too, as its floor does
+// (results' BenchmarkLargeWorkbookFloor).
 func BenchmarkLargeWorkbook(b *testing.B) {
 	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	set := res.Set([]string{"xlsx"})
-	start := cputime.Used()
+	defer reportCPU(b)()
 	for b.Loop() {
 		if err := results.WriteXLSX(io.Discard, set); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // BenchmarkLargeViews makes every block of the 2M-row workbook's views
@@ -78,10 +77,34 @@ func BenchmarkLargeDecisions(b *testing.B) {
 	}
 	for _, t := range []results.Table{res.DecisionsTable(), res.BestIntervalsTable()} {
 		b.Run(t.Name, func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				for range t.Rows {
 				}
 			}
 		})
 	}
+}
+
+// BenchmarkLargeBreakeven makes the 2M-row workbook's envelopes, one per
+// state rows value, alone and as breakeven.csv's rows.
+func BenchmarkLargeBreakeven(b *testing.B) {
+	res, err := Evaluate(context.Background(), largeWorkbookExperiment(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("envelopes", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			for range res.breakevens {
+			}
+		}
+	})
+	b.Run("rows", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			for range res.BreakevenTable().Rows {
+			}
+		}
+	})
 }

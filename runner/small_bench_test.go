@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/internal/cputime"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -89,9 +90,9 @@ func BenchmarkSmallRun(b *testing.B) {
 // returns, deferred, reports it per op as cpu-ns/op. On a machine shared
 // with other work the CPU time moves less than the wall time does.
 func reportCPU(b *testing.B) func() {
-	start, ok := processCPU()
+	start, ok := cputime.Process()
 	return func() {
-		end, _ := processCPU()
+		end, _ := cputime.Process()
 		if ok && b.N > 0 {
 			b.ReportMetric(float64((end-start)/time.Nanosecond)/float64(b.N), "cpu-ns/op")
 		}

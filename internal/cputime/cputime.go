@@ -1,10 +1,11 @@
-// Package cputime reads the CPU time the process has used: what a
-// benchmark reports besides its wall time on a machine other work shares,
-// where the wall time says more about the other work than about the code.
+// Package cputime reads the CPU time the process has used, for benchmarks
+// that report it next to wall time: on a machine other work shares, a
+// benchmark's wall time varies severalfold from run to run, its CPU time
+// far less.
 package cputime
 
 import "time"
 
-// Used returns the user and system CPU time the process has used so far,
-// on every goroutine, or 0 where the system does not tell it.
-func Used() time.Duration { return used() }
+// Process returns the user and system CPU time the process has used, on
+// every thread, and false where the system does not tell.
+func Process() (time.Duration, bool) { return process() }
