@@ -21,3 +21,13 @@ func DeflatedCRC(w io.WriteCloser) (uint32, int64) {
 	d := w.(*parallelDeflater)
 	return d.crc, d.size
 }
+
+// MaxPageBreaks is maxPageBreaks, the most page breaks a sheet holds.
+const MaxPageBreaks = maxPageBreaks
+
+// PagedView is pagedView of that name: n blocks of rows rows.
+func PagedView(name string, n, rows int) View {
+	v := pagedView(n, rows, false)
+	v.Name = name
+	return v
+}

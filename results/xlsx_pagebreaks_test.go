@@ -1,10 +1,12 @@
 package results
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
 	"html"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,8 +44,14 @@ func pagedView(n, rows int, ragged bool) View {
 // and the workbook.
 func viewSheetXML(t *testing.T, v View) (string, []byte) {
 	t.Helper()
-	set := Set{Name: "breaks", Grid: scaleGrid(3), Failures: hostileTable(), Views: []View{v},
-		Config: []Setting{{Key: "name", Value: "breaks"}}, Version: "test"}
+	return sheetXML(t, Set{Name: "breaks", Grid: scaleGrid(3), Failures: hostileTable(), Views: []View{v},
+		Config: []Setting{{Key: "name", Value: "breaks"}}, Version: "test"}, v.Name)
+}
+
+// sheetXML writes a workbook of the set and returns the XML of its sheet
+// of that name, and the workbook.
+func sheetXML(t *testing.T, set Set, name string) (string, []byte) {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := (xlsxWriter{}).write(context.Background(), &buf, set); err != nil {
 		t.Fatal(err)
@@ -53,16 +61,24 @@ func viewSheetXML(t *testing.T, v View) (string, []byte) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	path, err := sheetPath(f, v.Name)
+	path, err := sheetPath(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := zipParts(t, xlsxWriter{}, set)
-	xml, ok := parts[path]
-	if !ok {
-		t.Fatalf("the workbook has no part %s", path)
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return xml, buf.Bytes()
+	rc, err := zr.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	xml, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(xml), buf.Bytes()
 }
 
 var rowBreaksCount = regexp.MustCompile(`<rowBreaks count="(\d+)"`)
@@ -110,5 +126,35 @@ func TestPageBreaksAtMostExcelsLimit(t *testing.T) {
 				t.Errorf("the sheet's note does not say %q", tt.wantNote)
 			}
 		})
+	}
+}
+
+// TestChartPageBreaksAtMostExcelsLimit holds the charts sheet to the page
+// breaks Excel keeps: charts of a page each keep a break apiece up to
+// maxPageBreaks, and more of them are printed without breaks.
+func TestChartPageBreaksAtMostExcelsLimit(t *testing.T) {
+	chart := func(i int) Chart {
+		c := Chart{Data: Block{Title: fmt.Sprintf("saw-tooth %d", i), Columns: []Column{{Name: "failure period", Kind: Text},
+			{Name: "interval 6", Kind: Int}}}}
+		for p := 1; p <= 40; p++ {
+			c.Data.Rows = append(c.Data.Rows, []Value{TextValue("p" + strconv.Itoa(p)), IntValue(int64(p % 6))})
+		}
+		return c
+	}
+	for _, tt := range []struct{ charts, wantBreaks int }{
+		{3, 2},
+		{maxPageBreaks + 1, maxPageBreaks},
+		{maxPageBreaks + 2, 0},
+	} {
+		var charts []Chart
+		for i := range tt.charts {
+			charts = append(charts, chart(i))
+		}
+		set := Set{Name: "charts", Grid: scaleGrid(3), Failures: hostileTable(), Charts: charts,
+			Config: []Setting{{Key: "name", Value: "charts"}}, Version: "test"}
+		xml, _ := sheetXML(t, set, "charts")
+		if n := strings.Count(xml, "<brk "); n != tt.wantBreaks {
+			t.Errorf("%d charts: %d <brk> on the charts sheet, want %d", tt.charts, n, tt.wantBreaks)
+		}
 	}
 }

@@ -32,8 +32,8 @@ const (
 // maxPageBreaks is the most manual page breaks between rows that a sheet
 // holds: Excel keeps at most 1,023 and reports a file with more as
 // damaged. A sheet whose layout would need more is laid out to be read on
-// screen instead, without breaks, and its note says why (README.md,
-// "The workbook").
+// screen instead, without breaks, and its note says why
+// (README.md#the-workbook).
 const maxPageBreaks = 1023
 
 // onScreenNote is the note of a sheet laid out to be read on screen since
