@@ -40,6 +40,13 @@ func pagedView(n, rows int, ragged bool) View {
 	}}
 }
 
+// screenView is a view of more pages than a sheet's page breaks allow.
+func screenView() View {
+	v := pagedView(maxPageBreaks+2, 40, false)
+	v.Name = "screen"
+	return v
+}
+
 // viewSheetXML writes a workbook of the view and returns its sheet's XML
 // and the workbook.
 func viewSheetXML(t *testing.T, v View) (string, []byte) {

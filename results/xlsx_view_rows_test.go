@@ -26,7 +26,8 @@ func streamViewByExcelize(b *workbook, sw *excelize.StreamWriter, rows viewRows)
 // cell, marked cells, interval columns of numbers and none, a block of
 // more rows than a page, a view with no block, views made by Each, and
 // one with rows shorter than its header, with cells marked out of
-// their rows' order (laid out from its blocks, not their counts).
+// their rows' order (laid out from its blocks, not their counts), and one
+// of more pages than a sheet's page breaks allow, laid out for the screen.
 func hostileViews() []View {
 	ht := hostileTable()
 	var hostile [][]Value
@@ -77,6 +78,7 @@ func hostileViews() []View {
 				Marked: [][2]int{{2, 1}, {1, 2}, {0, 0}}},
 			block(6, 30),
 		}},
+		screenView(),
 	}
 }
 
