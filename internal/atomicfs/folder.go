@@ -33,6 +33,11 @@ import (
 // killed run: it is removed, after its shards/ folder, if it holds one that
 // OUT/<name> lacks, is moved back. The lock file itself stays: removing it
 // would let two runs lock two different files.
+//
+// A reader (a run's check before its work) takes the shared lock, which the
+// write's excludes. A folder with no lock file yet has no write begun on
+// it, and a read makes none: it reads unlocked, and reads again under the
+// lock if the lock file appeared meanwhile (readLocked).
 
 // ShardsDir is the folder in OUT/<name>/ that the swap of a set leaves in
 // place: input to a later merge, not part of the set.
