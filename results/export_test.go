@@ -29,3 +29,13 @@ func SetReadDir(readDir func(string) ([]os.DirEntry, error)) (restore func()) {
 	listFolder = readDir
 	return func() { listFolder = os.ReadDir }
 }
+
+// MaxPageBreaks is maxPageBreaks, the most page breaks a sheet holds.
+const MaxPageBreaks = maxPageBreaks
+
+// PagedView is pagedView of that name: n blocks of rows rows.
+func PagedView(name string, n, rows int) View {
+	v := pagedView(n, rows, false)
+	v.Name = name
+	return v
+}

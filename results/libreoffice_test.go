@@ -202,3 +202,45 @@ func TestLibreOfficeReadsTheWorkersLogAxis(t *testing.T) {
 		t.Error("LibreOffice reads the workers axis as even, want logarithmic")
 	}
 }
+
+// TestLibreOfficeOpensASheetOfTooManyPages has LibreOffice open a
+// workbook with a view sheet that would print on more pages than a
+// sheet's page breaks allow, laid out to be read on screen, beside one
+// that keeps as many breaks as a sheet holds: both are read whole, the
+// first with its note.
+func TestLibreOfficeOpensASheetOfTooManyPages(t *testing.T) {
+	const rows = 40 // a block a page (see PagedView)
+	views := []results.View{
+		results.PagedView("screen", 3000, rows),
+		results.PagedView("print", results.MaxPageBreaks+1, rows),
+	}
+	set := syntheticSet(t, 3, 2)
+	set.Views = views
+	book := filepath.Join(t.TempDir(), "pages.xlsx")
+	if err := os.WriteFile(book, workbookBytes(t, set, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sheets := convertWithLibreOffice(t, book)
+	for _, v := range views {
+		got, ok := sheets[v.Name]
+		if !ok {
+			t.Fatalf("LibreOffice finds no sheet %s", v.Name)
+		}
+		var blocks, last int
+		for blk := range v.All() {
+			blocks++
+			last = len(blk.Rows)
+		}
+		// The title, the note row, then per block its title, header and rows, and a blank row between blocks.
+		if want := 2 + blocks*(rows+3) - 1; len(got) != want || last != rows {
+			t.Errorf("sheet %s: LibreOffice reads %d rows, want %d", v.Name, len(got), want)
+		}
+		note := ""
+		if len(got) > 1 && len(got[1]) > 0 {
+			note = got[1][0]
+		}
+		if wantNote := v.Name == "screen"; strings.HasPrefix(note, "This sheet would print on 3,000 pages") != wantNote {
+			t.Errorf("sheet %s: its note reads %q", v.Name, note)
+		}
+	}
+}

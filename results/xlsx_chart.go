@@ -69,7 +69,7 @@ func (b *workbook) writeCharts(charts []Chart) error {
 		return err
 	}
 	cs := chartsSheet{vs: vs, wrap: wrap, noteChars: noteChars, chartCol: columnName(cols + 2),
-		pages: pager{rows: layout.rows}, row: 1}
+		pages: pager{rows: layout.rows}, row: 1, breaks: len(charts)-1 <= maxPageBreaks}
 	for i, c := range charts {
 		if err := cs.add(c, i == 0); err != nil {
 			return err
@@ -91,8 +91,14 @@ type chartsSheet struct {
 	noteChars float64 // the characters a line of a note holds
 	chartCol  string  // the column charts are anchored in
 	pages     pager
-	row       int // the next row free
-	anchored  []anchoredChart
+	// breaks is whether a chart that does not fit the rest of a page
+	// starts the next at a page break: at most one break a chart after
+	// the first, so a sheet of more charts than maxPageBreaks holds
+	// breaks is printed without them. The runner draws a few charts of
+	// each kind (runner/charts.go), far fewer.
+	breaks   bool
+	row      int // the next row free
+	anchored []anchoredChart
 }
 
 // add writes a chart's title, its note (with where the y axis stops and
@@ -118,7 +124,7 @@ func (cs *chartsSheet) add(c Chart, first bool) error {
 		tableRows += 1 + len(c.Marks) + 1
 	}
 	height := 1 + lines + max(tableRows, chartRows) + 1
-	if cs.pages.place(height) && !first {
+	if cs.pages.place(height) && !first && cs.breaks {
 		if err := sw.InsertPageBreak(cellName(1, cs.row)); err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -26,6 +28,28 @@ const (
 	// a sheet that would be smaller is turned landscape.
 	portraitScale = 0.55
 )
+
+// maxPageBreaks is the most manual page breaks between rows that a sheet
+// holds: Excel keeps at most 1,023 and reports a file with more as
+// damaged. A sheet whose layout would need more is laid out to be read on
+// screen instead, without breaks, and its note says why
+// (README.md#the-workbook).
+const maxPageBreaks = 1023
+
+// onScreenNote is the note of a sheet laid out to be read on screen since
+// printed it would need more page breaks than maxPageBreaks: it would
+// print on pages pages.
+func onScreenNote(pages int) string {
+	return fmt.Sprintf("This sheet would print on %s pages, more than the %s a sheet's page breaks allow in Excel; "+
+		"it is laid out to be read on screen, and printed pages break where the printer puts them.",
+		Count.FormatInt(int64(pages)), Count.FormatInt(maxPageBreaks+1))
+}
+
+// joinNotes joins the sentences of a sheet's note, leaving out those
+// that are empty.
+func joinNotes(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(s string) bool { return s == "" }), " ")
+}
 
 // printLayout is how a sheet is printed.
 type printLayout struct {

@@ -83,33 +83,45 @@ func (b *workbook) writeView(v View) error {
 	if err := vs.title(1, v.Title, titleStyle); err != nil {
 		return err
 	}
+	// The layout cuts as the pass did; written at the layout's rows a
+	// page, the blocks take at most the rows the pass counted.
+	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
 	note := measured.note()
+	laid, err := vs.layOut(rows, &counts, asks)
+	if err != nil {
+		return fmt.Errorf("sheet %s: %w", v.Name, err)
+	}
+	if n := laid.breaks.n; n > maxPageBreaks {
+		// Laid out for the screen: the blocks as the pass not continuing
+		// them placed them, without a page break.
+		rows.fitRows, rows.continued = 0, false
+		note = joinNotes(flat.note(), onScreenNote(n+1))
+		if laid, err = vs.layOut(rows, &counts, counts.flat); err != nil {
+			return fmt.Errorf("sheet %s: %w", v.Name, err)
+		}
+	}
 	if note != "" {
 		if err := sw.SetRow("A2", []any{note}); err != nil {
 			return err
 		}
+		laid.dim.row = max(laid.dim.row, 2)
 	}
-	// The layout cuts as the pass did; written at the layout's rows a
-	// page, the blocks take at most the rows the pass counted.
-	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
 	if b.streamViews != nil {
 		if err := b.streamViews(b, sw, rows); err != nil {
 			return fmt.Errorf("sheet %s: %w", v.Name, err)
 		}
 	} else {
-		dim := dimensionScan{col: 1, row: 1}
-		if note != "" {
-			dim.row = 2
+		for _, cell := range laid.breaks.cells {
+			if err := sw.InsertPageBreak(cell); err != nil {
+				return fmt.Errorf("sheet %s: %w", v.Name, err)
+			}
 		}
-		if err := vs.layOut(rows, &counts, asks, &dim); err != nil {
-			return fmt.Errorf("sheet %s: %w", v.Name, err)
-		}
-		rows.pieces = dim.pieces
+		rows.pieces = laid.dim.pieces
 		path, err := sheetPath(b.f, v.Name)
 		if err != nil {
 			return err
 		}
-		rows.part = sheetPart{path: path, dim: dimensionRef(dim.col, dim.row)}
+		rows.part = sheetPart{path: path, dim: dimensionRef(laid.dim.col, laid.dim.row)}
 		rows.styles = maps.Clone(b.styles)
 	}
 	if err := sw.Flush(); err != nil {
@@ -121,27 +133,55 @@ func (b *workbook) writeView(v View) error {
 	return nil
 }
 
+// viewLayout is a view's blocks laid out on its sheet: the page breaks
+// they need, the sheet's dimension and the pieces of blocks.
+type viewLayout struct {
+	breaks pageBreaks
+	dim    dimensionScan
+}
+
+// pageBreaks gathers the cells that begin a printed page, as many as a
+// sheet holds (maxPageBreaks), and counts them all: a sheet that needs
+// more is laid out again without breaks, and none of them is inserted.
+type pageBreaks struct {
+	cells []string
+	n     int
+}
+
+// add counts a break at cell, and keeps it while a sheet holds it.
+func (p *pageBreaks) add(cell string) error {
+	if p.n++; p.n <= maxPageBreaks {
+		p.cells = append(p.cells, cell)
+	}
+	return nil
+}
+
 // layOut lays the view's blocks out on the sheet: the page breaks, the
-// dimension and the pieces, and the styles the blocks ask for, made in
+// dimension and the pieces, and makes the styles the blocks ask for, in
 // the order they ask. From the blocks' counts when they tell it, with the
-// styles asked as the blocks were counted; else from the blocks, made
-// once more.
-func (vs viewSheet) layOut(rows viewRows, counts *blockCounts, asks styleAsks, dim *dimensionScan) error {
+// styles asked as the blocks were counted (made only when the breaks fit
+// a sheet); else from the blocks, made once more.
+func (vs viewSheet) layOut(rows viewRows, counts *blockCounts, asks styleAsks) (viewLayout, error) {
+	l := viewLayout{dim: dimensionScan{col: 1, row: 1}}
 	if counts.irregular {
-		return rows.lay(vs.b.ctx, vs.sw.InsertPageBreak, func(top int, piece Block) error {
-			dim.block(top, piece)
+		err := rows.lay(vs.b.ctx, l.breaks.add, func(top int, piece Block) error {
+			l.dim.block(top, piece)
 			return vs.askStyles(piece)
 		})
+		return l, err
 	}
-	if err := rows.layCounts(vs.b.ctx, counts, vs.sw.InsertPageBreak, dim.piece); err != nil {
-		return err
+	if err := rows.layCounts(vs.b.ctx, counts, l.breaks.add, l.dim.piece); err != nil {
+		return l, err
+	}
+	if l.breaks.n > maxPageBreaks {
+		return l, nil
 	}
 	for _, k := range asks {
 		if _, err := vs.b.style(k.role, k.quantity); err != nil {
-			return err
+			return l, err
 		}
 	}
-	return nil
+	return l, nil
 }
 
 // askStyles makes the styles that block asks for, in its order, and
