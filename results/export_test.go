@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"io"
+	"os"
 )
 
 // WriteXLSXSheetRows writes the set's workbook as WriteXLSX does, with at
@@ -20,6 +21,13 @@ func NewParallelDeflater(w io.Writer) io.WriteCloser { return newParallelDeflate
 func DeflatedCRC(w io.WriteCloser) (uint32, int64) {
 	d := w.(*parallelDeflater)
 	return d.crc, d.size
+}
+
+// SetReadDir makes CheckReplace list folders with readDir until the
+// returned function is called: a test interleaves a write with a check.
+func SetReadDir(readDir func(string) ([]os.DirEntry, error)) (restore func()) {
+	listFolder = readDir
+	return func() { listFolder = os.ReadDir }
 }
 
 // MaxPageBreaks is maxPageBreaks, the most page breaks a sheet holds.

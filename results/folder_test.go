@@ -161,3 +161,47 @@ func TestCheckWaitsForAWrite(t *testing.T) {
 		t.Errorf("Check = %v, %v; want no difference", diffs, err)
 	}
 }
+
+// TestCheckDuringTheFirstWrite checks a folder that no write ever locked
+// (it holds only shards/, as before the first run) while the first write
+// swaps its set in: the check has opened the folder to list it, and the
+// write removes that folder (the old one, now beside) before the listing.
+// The check must not fail for it, nor refuse a folder it may replace: the
+// kernel's answer to listing a removed folder ("readdirent …: no such file
+// or directory") is an artefact of the race, not of the folder.
+func TestCheckDuringTheFirstWrite(t *testing.T) {
+	set, out := lessonSet(t), t.TempDir()
+	folder := filepath.Join(out, set.Name)
+	if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-1")
+	if err := os.WriteFile(shard, []byte("a shard"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrote := false
+	defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
+		if wrote || path != folder {
+			return os.ReadDir(path)
+		}
+		wrote = true
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := set.Write(out, []string{"csv"}); err != nil {
+			t.Errorf("the write during the check: %v", err)
+		}
+		return f.ReadDir(-1)
+	})()
+	if err := results.CheckFolder(context.Background(), out, set.Name, nil); err != nil {
+		t.Errorf("a check during the first write returned %v, want nil", err)
+	}
+	if !wrote {
+		t.Fatal("the check listed no folder, so no write was interleaved with it")
+	}
+	if data, err := os.ReadFile(shard); err != nil || string(data) != "a shard" {
+		t.Errorf("the shard holds %q, %v after the write", data, err)
+	}
+}

@@ -112,19 +112,15 @@ func (e *RefusedError) Error() string {
 }
 
 // CheckFolder is CheckReplace for a caller that does not hold the folder's
-// lock, such as a command before its work: it takes the shared lock, so
-// that it reads the folder between two writes, never during a swap. It
-// waits while a write holds the lock; ctx ends the wait.
+// lock, such as a command before its work: it reads the folder under the
+// shared lock (atomicfs.ReadLocked), between two writes, never during a
+// swap, also when the folder's first write begins while it reads. It waits
+// while a write holds the lock; ctx ends the wait.
 func CheckFolder(ctx context.Context, dir, name string, inputs []string) error {
 	if fi, err := os.Lstat(atomicfs.LockPath(dir, name)); err == nil && !fi.Mode().IsRegular() {
 		return CheckReplace(dir, name, inputs) // refuses the lock file, unopened
 	}
-	unlock, err := atomicfs.ReadLock(ctx, dir, name)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return CheckReplace(dir, name, inputs)
+	return atomicfs.ReadLocked(ctx, dir, name, func() error { return CheckReplace(dir, name, inputs) })
 }
 
 // CheckReplace reports, as a *RefusedError, why a run must not replace
@@ -171,7 +167,7 @@ func CheckReplace(dir, name string, inputs []string) error {
 // holds, shards/ and the marker aside: every entry but those when the
 // folder holds no set that ckptlab wrote.
 func foreignFiles(folder, name string) ([]string, error) {
-	entries, err := os.ReadDir(folder)
+	entries, err := listFolder(folder)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +189,10 @@ func foreignFiles(folder, name string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// listFolder is os.ReadDir; tests replace it to interleave a write with
+// a check.
+var listFolder = os.ReadDir
 
 // inputWithin returns the first of inputs that lies within folder, by
 // their real paths, or "".

@@ -33,6 +33,11 @@ import (
 // killed run: it is removed, after its shards/ folder, if it holds one that
 // OUT/<name> lacks, is moved back. The lock file itself stays: removing it
 // would let two runs lock two different files.
+//
+// A reader (a run's check before its work) takes the shared lock, which the
+// write's excludes. A folder with no lock file yet has no write begun on
+// it, and a read makes none: it reads unlocked, and reads again under the
+// lock if the lock file appeared meanwhile (readLocked).
 
 // ShardsDir is the folder in OUT/<name>/ that the swap of a set leaves in
 // place: input to a later merge, not part of the set.
@@ -102,7 +107,8 @@ func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
 
 // readLock takes the shared lock of dir/<name>/, which a write's exclusive
 // lock excludes, so that a reader sees the files of one set. Where there
-// is no lock file, no set was ever written, and it takes none.
+// is no lock file, no write has begun yet, and it takes none: a write that
+// begins after it returns is not excluded (readLocked handles that).
 func readLock(ctx context.Context, dir, name string) (unlock func(), err error) {
 	f, err := openLock(LockPath(dir, name), false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -112,6 +118,36 @@ func readLock(ctx context.Context, dir, name string) (unlock func(), err error) 
 		return nil, err
 	}
 	return flock(ctx, f, false, filepath.Join(dir, name))
+}
+
+// readLocked calls read under the shared lock of dir/<name>/. Where there
+// is no lock file, there is nothing to lock without making one, which a
+// read must not do: read is called without the lock, and if the lock file
+// exists once it returns, a write began meanwhile and may have swapped the
+// folder under it (the first write of a folder removes the folder that
+// read may be listing, and the listing then fails with ENOENT), so read is
+// called again, under the lock. Every write makes the lock file before it
+// touches the folder (LockFolder) and nothing removes it, so a lock file
+// still absent after read proves that no write overlapped it; and the
+// second call holds the lock, so there is no third.
+func readLocked(ctx context.Context, dir, name string, read func() error) error {
+	f, err := openLock(LockPath(dir, name), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = read()
+		if _, statErr := os.Lstat(LockPath(dir, name)); errors.Is(statErr, fs.ErrNotExist) {
+			return err // no write began while read ran
+		}
+		f, err = openLock(LockPath(dir, name), false)
+	}
+	if err != nil {
+		return err
+	}
+	unlock, err := flock(ctx, f, false, filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return read()
 }
 
 // LockPath returns the path of the lock file of the output folder
