@@ -104,21 +104,34 @@ func shownLine(s string, eof bool) string {
 // in any format (shards/ aside, which is input): a set written in more
 // formats than those checked is as it should be. It holds the folder's
 // shared lock meanwhile, so it compares the files of one set, never those
-// of a write swapping in.
+// of a write swapping in; a folder no write has locked yet it compares
+// without the lock, and again under it if a write began meanwhile
+// (atomicfs.ReadLocked).
 func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := atomicfs.ReadLock(ctx, dir, s.Name) // not while a run swaps its set in
+	var diffs []Difference
+	// not while a run swaps its set in; compared again if one began meanwhile
+	err = atomicfs.ReadLocked(ctx, dir, s.Name, func() error {
+		diffs, err = s.compare(ctx, dir, files)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	return diffs, nil
+}
+
+// compare compares each of files with the one in dir/<name>/, then lists
+// the files there that no set has, as Check says.
+func (s Set) compare(ctx context.Context, dir string, files []setFile) ([]Difference, error) {
 	var diffs []Difference
 	for _, f := range files {
 		path := filepath.Join(dir, s.Name, f.name)
 		var d *Difference
+		var err error
 		if strings.HasSuffix(f.name, ".xlsx") {
 			d, err = checkBinary(ctx, path, f.render)
 		} else {
@@ -146,7 +159,7 @@ func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Differe
 // among files nor the shards/ folder, in name order; none when the folder
 // does not exist.
 func extraFiles(folder string, files []string) ([]string, error) {
-	entries, err := os.ReadDir(folder)
+	entries, err := listFolder(folder)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -23,7 +23,7 @@ func DeflatedCRC(w io.WriteCloser) (uint32, int64) {
 	return d.crc, d.size
 }
 
-// SetReadDir makes CheckReplace list folders with readDir until the
+// SetReadDir makes CheckReplace and Set.Check list folders with readDir until the
 // returned function is called: a test interleaves a write with a check.
 func SetReadDir(readDir func(string) ([]os.DirEntry, error)) (restore func()) {
 	listFolder = readDir

@@ -205,3 +205,40 @@ func TestCheckDuringTheFirstWrite(t *testing.T) {
 		t.Errorf("the shard holds %q, %v after the write", data, err)
 	}
 }
+
+// TestCompareDuringTheFirstWrite runs --check's comparison (Set.Check) on a
+// folder no write ever locked while the first write swaps its set in: the
+// comparison has opened the folder to list the files no set has, and the
+// write removes that folder before the listing. Check must then compare
+// again under the lock the write made, and find the set it wrote: no
+// error, no difference.
+func TestCompareDuringTheFirstWrite(t *testing.T) {
+	set, out := lessonSet(t), t.TempDir()
+	folder := filepath.Join(out, set.Name)
+	if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrote := false
+	defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
+		if wrote || path != folder {
+			return os.ReadDir(path)
+		}
+		wrote = true
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := set.Write(out, []string{"csv"}); err != nil {
+			t.Errorf("the write during the check: %v", err)
+		}
+		return f.ReadDir(-1)
+	})()
+	diffs, err := set.Check(context.Background(), out, []string{"csv"})
+	if !wrote {
+		t.Fatal("the check listed no folder, so no write was interleaved with it")
+	}
+	if err != nil || len(diffs) != 0 {
+		t.Errorf("a check during the first write returned %v, %v; want no difference", diffs, err)
+	}
+}

@@ -12,20 +12,12 @@ import (
 	"os"
 )
 
-// ReadLock takes the shared lock of the output folder dir/<name>/, which a
-// write's exclusive lock (LockFolder) excludes, so that a reader sees the
-// files of one set. Where there is no lock file, no write has begun yet,
-// and it takes none; a write may then begin while the reader reads, which
-// ReadLocked guards against.
-func ReadLock(ctx context.Context, dir, name string) (unlock func(), err error) {
-	return readLock(ctx, dir, name)
-}
-
 // ReadLocked calls read with the shared lock of the output folder
-// dir/<name>/ held, as ReadLock takes it, so that read sees the files of
-// one set. Where there is no lock file yet, read runs without the lock,
-// and runs again under it if a write began meanwhile: its error (or the
-// result it leaves) is that of its last call.
+// dir/<name>/ held, which a write's exclusive lock (LockFolder) excludes,
+// so that read sees the files of one set. Where there is no lock file
+// yet, read runs without the lock, and runs again under it if a write
+// began meanwhile: its error (or the result it leaves) is that of its
+// last call.
 func ReadLocked(ctx context.Context, dir, name string, read func() error) error {
 	return readLocked(ctx, dir, name, read)
 }
