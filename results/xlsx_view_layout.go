@@ -234,7 +234,7 @@ func (d *dimensionScan) piece(top, rows, cols int) {
 }
 
 // blockCounts are what laying a view's blocks out on its sheet needs of
-// them, counted as writeView measures them: each block's rows and
+// them, counted as measureView measures them: each block's rows and
 // columns, in runs of blocks alike, and the styles the blocks each fitter
 // places ask for. The layout is then arithmetic on the counts (layCounts),
 // and the blocks are made once more only to be written, as the workbook
@@ -250,7 +250,7 @@ type blockCounts struct {
 	irregular bool
 	// flat and continued are the styles asked by the blocks the fitter of
 	// blocks not continued over pages places and by those the fitter of
-	// continued blocks places (see writeView).
+	// continued blocks places (see viewMeasure).
 	flat, continued styleAsks
 }
 
