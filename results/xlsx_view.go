@@ -3,9 +3,6 @@ package results
 import (
 	"fmt"
 	"maps"
-	"math"
-	"slices"
-	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -24,11 +21,10 @@ import (
 //
 // A view grows with the axes it shows (a state_rows sweep of 80,001
 // values gives 80,001 blocks), so its blocks are never held: they are
-// made one at a time, once here, to measure the columns, count what fits
-// and count what laying them out on the pages needs (blockCounts), and
-// once more as the workbook is saved, when they are written into the sheet
-// (see viewRows) as the tables' rows are. The layout (page breaks, the
-// sheet's dimension, the blocks' styles) is arithmetic on the counts.
+// made one at a time, once to measure them (measureView), and once more
+// as the workbook is saved, when they are written into the sheet (see
+// viewRows) as the tables' rows are. Between the two, the sheet is laid
+// out from what the measure counted (layOutView).
 func (b *workbook) writeView(v View) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -36,70 +32,135 @@ func (b *workbook) writeView(v View) error {
 	if err := b.newSheet(v.Name); err != nil {
 		return err
 	}
-	// One pass over the blocks, each made one at a time, measures the
-	// columns, counts what fits and counts the blocks for the layout
-	// (their rows are written as the workbook is saved). What fits depends
-	// on whether the blocks are continued over pages, which only the
-	// number of blocks tells, so the pass counts both ways: continued at
-	// the fewest rows a page holds, which holds for any page.
-	last := b.sheetRows + 1
-	flat, continued := newBlockFitter(last, 0), newBlockFitter(last, minPageRows)
-	var widths viewWidths
-	var counts blockCounts
-	blocks, titleRows := 0, 1
+	return b.layOutView(measureView(v, b.sheetRows+1))
+}
+
+// viewMeasure is what one pass over a view's blocks tells of them, all
+// the layout needs without making them again: the columns' widths, what
+// fits on the sheet, and the blocks' counts (blockCounts). What fits
+// depends on whether the blocks are continued over pages, which only the
+// number of blocks tells once the pass is over, so the pass measures both
+// ways: flat, not continued, and continued at the fewest rows a page
+// holds (minPageRows), which holds for any page.
+type viewMeasure struct {
+	v               View
+	last            int // the last row a block may use
+	flat, continued *blockFitter
+	widths          viewWidths
+	counts          blockCounts
+	// blocks is how many blocks fit flat; titleRows the rows every printed
+	// page repeats: down to the header of a sheet of one block, else the
+	// sheet's title.
+	blocks, titleRows int
+}
+
+// measureView makes the view's blocks one at a time and measures them
+// (see viewMeasure), for a sheet whose blocks may use rows up to last.
+func measureView(v View, last int) *viewMeasure {
+	m := &viewMeasure{v: v, last: last, flat: newBlockFitter(last, 0), continued: newBlockFitter(last, minPageRows), titleRows: 1}
 	for blk := range v.All() {
-		counts.add(blk)
-		if fitted, _, ok := continued.place(blk); ok {
-			counts.continued.block(fitted)
+		m.counts.add(blk)
+		if fitted, _, ok := m.continued.place(blk); ok {
+			m.counts.continued.block(fitted)
 		}
-		if fitted, start, ok := flat.place(blk); ok {
-			widths.add(fitted)
-			counts.flat.block(fitted)
-			blocks++
-			titleRows = start + 1
+		if fitted, start, ok := m.flat.place(blk); ok {
+			m.widths.add(fitted)
+			m.counts.flat.block(fitted)
+			m.blocks++
+			m.titleRows = start + 1
 		}
 	}
-	measured, pageRows, asks := flat, 0, counts.flat
-	if blocks != 1 {
-		titleRows = 1
-		measured, pageRows, asks = continued, minPageRows, counts.continued
+	if m.blocks != 1 {
+		m.titleRows = 1
 	}
+	return m
+}
+
+// forPrint returns the blocks as they are laid out for print on pages of
+// pageRows rows, the styles they ask for and the sheet's note: a sheet of
+// one block as it fits flat, its header repeated on every page; of more,
+// as they fit continued, each cut as the measure cut it, so that written
+// at any page's rows they take at most the rows the measure counted.
+func (m *viewMeasure) forPrint(pageRows int) (viewRows, styleAsks, string) {
+	rows := viewRows{v: m.v, last: m.last, pageRows: pageRows}
+	if m.blocks == 1 {
+		return rows, m.counts.flat, m.flat.note()
+	}
+	rows.fitRows, rows.continued = minPageRows, m.blocks > 1
+	return rows, m.counts.continued, m.continued.note()
+}
+
+// forScreen returns the blocks as they are laid out for the screen when
+// printed they would take pages pages, more than a sheet's page breaks
+// allow: as they fit flat, without a page break, and the note says why.
+func (m *viewMeasure) forScreen(rows viewRows, pages int) (viewRows, styleAsks, string) {
+	rows.fitRows, rows.continued = 0, false
+	return rows, m.counts.flat, joinNotes(m.flat.note(), onScreenNote(pages))
+}
+
+// layOutView lays a measured view out on its sheet: the print setup, the
+// columns' widths and the view's title, then the blocks placed on the
+// pages (placeBlocks), and the sheet finished (finishView). Its print
+// setup comes first, as excelize's stream writer needs.
+func (b *workbook) layOutView(m *viewMeasure) error {
+	name, widths := m.v.Name, m.widths.of()
 	var width float64
-	for _, w := range widths.of() {
+	for _, w := range widths {
 		width += columnPoints(w)
 	}
-	layout := layOut(width, columnPoints(widths.of()[0]), titleRows)
-	if err := b.setUpPrint(v.Name, layout, titleRows, 1); err != nil {
+	layout := layOut(width, columnPoints(widths[0]), m.titleRows)
+	if err := b.setUpPrint(name, layout, m.titleRows, 1); err != nil {
 		return err
 	}
-	sw, err := b.f.NewStreamWriter(v.Name)
+	sw, err := b.f.NewStreamWriter(name)
 	if err != nil {
 		return err
 	}
-	vs := viewSheet{b: b, name: v.Name, sw: sw, printed: true}
-	if err := vs.setWidths(widths.of()); err != nil {
+	vs := viewSheet{b: b, name: name, sw: sw, printed: true}
+	if err := vs.setWidths(widths); err != nil {
 		return err
 	}
-	if err := vs.title(1, v.Title, titleStyle); err != nil {
+	if err := vs.title(1, m.v.Title, titleStyle); err != nil {
 		return err
 	}
-	// The layout cuts as the pass did; written at the layout's rows a
-	// page, the blocks take at most the rows the pass counted.
-	rows := viewRows{v: v, last: last, fitRows: pageRows, pageRows: layout.rows, continued: blocks > 1}
-	note := measured.note()
-	laid, err := vs.layOut(rows, &counts, asks)
+	rows, laid, note, err := vs.placeBlocks(m, layout.rows)
 	if err != nil {
-		return fmt.Errorf("sheet %s: %w", v.Name, err)
+		return fmt.Errorf("sheet %s: %w", name, err)
+	}
+	return vs.finishView(rows, laid, note)
+}
+
+// placeBlocks lays the blocks out on pages of pageRows rows, or, when
+// that needs more page breaks than a sheet holds (maxPageBreaks), for the
+// screen, and then makes the styles the layout kept asks for, once, in
+// the order it asks: the layout set aside makes none. It returns the
+// blocks as laid out, the layout and the sheet's note.
+func (vs viewSheet) placeBlocks(m *viewMeasure, pageRows int) (viewRows, viewLayout, string, error) {
+	rows, asks, note := m.forPrint(pageRows)
+	laid, asks, err := vs.layOut(rows, &m.counts, asks)
+	if err != nil {
+		return rows, laid, note, err
 	}
 	if n := laid.breaks.n; n > maxPageBreaks {
-		// Laid out for the screen: the blocks as the pass not continuing
-		// them placed them, without a page break.
-		rows.fitRows, rows.continued = 0, false
-		note = joinNotes(flat.note(), onScreenNote(n+1))
-		if laid, err = vs.layOut(rows, &counts, counts.flat); err != nil {
-			return fmt.Errorf("sheet %s: %w", v.Name, err)
+		rows, asks, note = m.forScreen(rows, n+1)
+		if laid, asks, err = vs.layOut(rows, &m.counts, asks); err != nil {
+			return rows, laid, note, err
 		}
 	}
+	for _, k := range asks {
+		if _, err := vs.b.style(k.role, k.quantity); err != nil {
+			return rows, laid, note, err
+		}
+	}
+	return rows, laid, note, nil
+}
+
+// finishView finishes a view's sheet as laid out: its note, its page
+// breaks and its dimension, and hands the blocks on to be written as the
+// workbook is saved, with the styles made for them (or, where the
+// workbook's streamViews says so, writes them now).
+func (vs viewSheet) finishView(rows viewRows, laid viewLayout, note string) error {
+	b, sw := vs.b, vs.sw
 	if note != "" {
 		if err := sw.SetRow("A2", []any{note}); err != nil {
 			return err
@@ -108,16 +169,16 @@ func (b *workbook) writeView(v View) error {
 	}
 	if b.streamViews != nil {
 		if err := b.streamViews(b, sw, rows); err != nil {
-			return fmt.Errorf("sheet %s: %w", v.Name, err)
+			return fmt.Errorf("sheet %s: %w", vs.name, err)
 		}
 	} else {
 		for _, cell := range laid.breaks.cells {
 			if err := sw.InsertPageBreak(cell); err != nil {
-				return fmt.Errorf("sheet %s: %w", v.Name, err)
+				return fmt.Errorf("sheet %s: %w", vs.name, err)
 			}
 		}
 		rows.pieces = laid.dim.pieces
-		path, err := sheetPath(b.f, v.Name)
+		path, err := sheetPath(b.f, vs.name)
 		if err != nil {
 			return err
 		}
@@ -125,7 +186,7 @@ func (b *workbook) writeView(v View) error {
 		rows.styles = maps.Clone(b.styles)
 	}
 	if err := sw.Flush(); err != nil {
-		return fmt.Errorf("sheet %s: %w", v.Name, err)
+		return fmt.Errorf("sheet %s: %w", vs.name, err)
 	}
 	if b.streamViews == nil {
 		b.rows = append(b.rows, rows)
@@ -157,57 +218,23 @@ func (p *pageBreaks) add(cell string) error {
 }
 
 // layOut lays the view's blocks out on the sheet: the page breaks, the
-// dimension and the pieces, and makes the styles the blocks ask for, in
-// the order they ask. From the blocks' counts when they tell it, with the
-// styles asked as the blocks were counted (made only when the breaks fit
-// a sheet); else from the blocks, made once more.
-func (vs viewSheet) layOut(rows viewRows, counts *blockCounts, asks styleAsks) (viewLayout, error) {
+// dimension and the pieces, and returns the styles the blocks ask for, in
+// the order they ask, for placeBlocks to make once it keeps the layout.
+// From the blocks' counts when they tell it, the styles asks, as the
+// blocks were counted; else from the blocks, made once more, the styles
+// their pieces ask for.
+func (vs viewSheet) layOut(rows viewRows, counts *blockCounts, asks styleAsks) (viewLayout, styleAsks, error) {
 	l := viewLayout{dim: dimensionScan{col: 1, row: 1}}
 	if counts.irregular {
+		var asked styleAsks
 		err := rows.lay(vs.b.ctx, l.breaks.add, func(top int, piece Block) error {
 			l.dim.block(top, piece)
-			return vs.askStyles(piece)
+			return asked.piece(piece)
 		})
-		return l, err
+		return l, asked, err
 	}
-	if err := rows.layCounts(vs.b.ctx, counts, l.breaks.add, l.dim.piece); err != nil {
-		return l, err
-	}
-	if l.breaks.n > maxPageBreaks {
-		return l, nil
-	}
-	for _, k := range asks {
-		if _, err := vs.b.style(k.role, k.quantity); err != nil {
-			return l, err
-		}
-	}
-	return l, nil
-}
-
-// askStyles makes the styles that block asks for, in its order, and
-// checks the cells the block marks, as it does.
-func (vs viewSheet) askStyles(blk Block) error {
-	b := vs.b
-	for _, role := range []styleRole{blockStyle, headerStyle, numberHeaderStyle} {
-		if _, err := b.style(role, General); err != nil {
-			return err
-		}
-	}
-	for _, c := range blk.Columns {
-		if _, err := b.style(viewCellRole(c), vs.quantity(c)); err != nil {
-			return err
-		}
-	}
-	for _, m := range blk.Marked {
-		r, c := m[0], m[1]
-		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
-			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
-		}
-		if _, err := b.style(markedStyle, vs.quantity(blk.Columns[c])); err != nil {
-			return err
-		}
-	}
-	return nil
+	err := rows.layCounts(vs.b.ctx, counts, l.breaks.add, l.dim.piece)
+	return l, asks, err
 }
 
 // viewCellRole is the style role of a view's cells in column c: intervals,
@@ -326,124 +353,6 @@ func (vs viewSheet) table(top int, blk Block) error {
 		}
 	}
 	return nil
-}
-
-// viewWidths are each column's width in characters: its widest header
-// or value over the blocks added, within bounds. Titles are left out:
-// they run on over the empty cells to their right.
-type viewWidths struct {
-	widths []float64
-	buf    []byte
-}
-
-// add widens the columns to fit the block.
-func (vw *viewWidths) add(blk Block) {
-	grow := func(i, n int) {
-		for len(vw.widths) <= i {
-			vw.widths = append(vw.widths, 8)
-		}
-		vw.widths[i] = max(vw.widths[i], float64(min(n+2, 40)))
-	}
-	for i, c := range blk.Columns {
-		grow(i, utf8.RuneCountInString(c.Name))
-	}
-	for _, r := range blk.Rows {
-		for i, v := range r {
-			if shownAtMost(v, blk.Columns[i], int(vw.widths[i])-2) {
-				continue // it cannot widen the column
-			}
-			vw.buf = appendShown(vw.buf[:0], v, blk.Columns[i])
-			grow(i, utf8.RuneCount(vw.buf))
-		}
-	}
-}
-
-// shownAtMost reports whether the value, shown in its column
-// (appendShown), is known to take at most n characters without writing
-// it: a number of a fixed number of decimals, from its magnitude. Most of
-// a view's numbers are no wider than their column already is, and
-// writing each as it is shown was most of measuring the columns.
-func shownAtMost(v Value, c Column, n int) bool {
-	q := c.Shown()
-	s := quantityStyles[q]
-	var neg bool
-	var digits int // at most this many digits before the point
-	switch {
-	case v.Kind == Float && s.decimals >= 0 && math.Abs(v.Float) < 1e15:
-		// Rounded to its decimals, a number below 10^k - 1 stays below 10^k.
-		a := math.Abs(v.Float)
-		neg, digits = math.Signbit(v.Float), 1
-		for p := 10.0; a >= p-1; p *= 10 {
-			digits++
-		}
-	case v.Kind == Int && q != General && v.Int != math.MinInt64:
-		a := v.Int
-		neg, digits = a < 0, 1
-		if neg {
-			a = -a
-		}
-		for ; a >= 10; a /= 10 {
-			digits++
-		}
-	default:
-		return false
-	}
-	width := digits
-	if neg {
-		width++
-	}
-	if s.thousands {
-		width += (digits - 1) / 3
-	}
-	if s.decimals > 0 {
-		width += 1 + s.decimals
-	}
-	return width <= n
-}
-
-// of returns the widths, at least one column's.
-func (vw *viewWidths) of() []float64 {
-	if len(vw.widths) == 0 {
-		return []float64{8}
-	}
-	return vw.widths
-}
-
-// widthsOf returns the widths of the blocks' columns (see viewWidths).
-func widthsOf(blocks []Block) []float64 {
-	var vw viewWidths
-	for _, blk := range blocks {
-		vw.add(blk)
-	}
-	return vw.of()
-}
-
-// setWidths sets the columns' widths (see setColWidths).
-func (vs viewSheet) setWidths(widths []float64) error { return setColWidths(vs.sw, widths) }
-
-// setColWidths sets the widths of a stream-written sheet's columns, from
-// the last column, so that excelize writes <cols> in the ascending order
-// Excel requires.
-func setColWidths(sw *excelize.StreamWriter, widths []float64) error {
-	for i, w := range slices.Backward(widths) {
-		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// appendShown appends a value as a sheet shows it in its column.
-func appendShown(dst []byte, v Value, c Column) []byte {
-	switch v.Kind {
-	case Float:
-		return c.Shown().Append(dst, v.Float)
-	case Int:
-		if q := c.Shown(); q != General {
-			return q.AppendInt(dst, v.Int)
-		}
-	}
-	return v.AppendText(dst)
 }
 
 // cellName returns the name of the cell in column col and row row, both

@@ -234,7 +234,7 @@ func (d *dimensionScan) piece(top, rows, cols int) {
 }
 
 // blockCounts are what laying a view's blocks out on its sheet needs of
-// them, counted as writeView measures them: each block's rows and
+// them, counted as measureView measures them: each block's rows and
 // columns, in runs of blocks alike, and the styles the blocks each fitter
 // places ask for. The layout is then arithmetic on the counts (layCounts),
 // and the blocks are made once more only to be written, as the workbook
@@ -250,7 +250,7 @@ type blockCounts struct {
 	irregular bool
 	// flat and continued are the styles asked by the blocks the fitter of
 	// blocks not continued over pages places and by those the fitter of
-	// continued blocks places (see writeView).
+	// continued blocks places (see viewMeasure).
 	flat, continued styleAsks
 }
 
@@ -291,13 +291,28 @@ func regular(blk Block) bool {
 	return true
 }
 
-// styleAsks are the styles blocks ask for (viewSheet.askStyles), each
-// once, in the order first asked.
+// styleAsks are the styles blocks ask for on a sheet of the lesson's own
+// tables, each once, in the order first asked: a block's title, its
+// header, its columns' cells and its marked cells, as viewSheet.block
+// and blockEncoder.block ask for them.
 type styleAsks []styleKey
 
-// block adds the styles a block asks for, as askStyles asks them for a
-// sheet of the lesson's own tables. Its pieces ask for the same styles in
-// the same order, the cells each marks among its rows (regular).
+// piece adds the styles a piece of a block asks for, and checks the cells
+// it marks are in it.
+func (s *styleAsks) piece(blk Block) error {
+	for _, m := range blk.Marked {
+		r, c := m[0], m[1]
+		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
+			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
+		}
+	}
+	s.block(blk)
+	return nil
+}
+
+// block adds the styles a block asks for, its marks in it. Its pieces ask
+// for the same styles in the same order, the cells each marks among its
+// rows (regular).
 func (s *styleAsks) block(blk Block) {
 	s.add(styleKey{blockStyle, General})
 	s.add(styleKey{headerStyle, General})

@@ -33,8 +33,9 @@ type viewRows struct {
 func (r viewRows) sheets() []sheetPart { return []sheetPart{r.part} }
 
 // lay ranges over the view's blocks and lays out each that fits, as
-// writeView does (from their counts, with layCounts, when it can): place is called for each piece of a block, with the row
-// it starts on, and brk with each cell that begins a printed page.
+// layOutView does (from their counts, with layCounts, when it can): place
+// is called for each piece of a block, with the row it starts on, and brk
+// with each cell that begins a printed page.
 func (r viewRows) lay(ctx context.Context, brk func(cell string) error, place func(top int, piece Block) error) error {
 	fit := newBlockFitter(r.last, r.fitRows)
 	pages := continuedPages{rows: r.pageRows, used: 1, on: r.continued}

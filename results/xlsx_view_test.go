@@ -1,9 +1,12 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -252,5 +255,49 @@ func TestShownAtMost(t *testing.T) {
 	}
 	if known == 0 {
 		t.Error("shownAtMost knows no value's width")
+	}
+}
+
+// TestScreenLayoutMakesItsOwnStyles holds a sheet laid out for the screen
+// from its blocks (their marks out of their rows' order, which the counts
+// do not tell) to the styles of the layout it keeps, made in the order it
+// asks for them: the first block marks a number cell far down, then a
+// text cell near its top. Continued over pages, the piece holding the
+// text cell asks first; laid out for the screen, the block whole asks for
+// the number cell's style first, and that one is made first.
+func TestScreenLayoutMakesItsOwnStyles(t *testing.T) {
+	cols := []Column{{Name: "interval", Kind: Text}, {Name: "expected total", Kind: Float, Decimals: 1}}
+	v := View{Name: "marks", Title: "Marked out of order", Each: func(yield func(Block) bool) {
+		for i := range 400 {
+			blk := Block{Title: fmt.Sprintf("state rows %d", i*25), Columns: cols}
+			if i == 0 {
+				blk.Marked = [][2]int{{150, 1}, {5, 0}}
+			}
+			for r := range 200 {
+				blk.Rows = append(blk.Rows, []Value{TextValue(strconv.Itoa(r + 1)), FloatValue(float64(i) + 1/float64(r+1))})
+			}
+			if !yield(blk) {
+				return
+			}
+		}
+	}}
+	xml, _ := viewSheetXML(t, v)
+	if !strings.Contains(xml, "laid out to be read on screen") {
+		t.Fatal("the sheet is not laid out for the screen")
+	}
+	// The first block's rows begin on row 5: below the sheet's title, the
+	// note, the block's title and its header.
+	style := func(cell string) int {
+		t.Helper()
+		m := regexp.MustCompile(`<c r="` + cell + `" s="(\d+)"`).FindStringSubmatch(xml)
+		if m == nil {
+			t.Fatalf("no styled cell %s in the sheet", cell)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	number, text := style("B155"), style("A10")
+	if number >= text {
+		t.Errorf("the number cell marked first has style %d, the text cell marked after it %d: the styles were made in the order of the layout set aside", number, text)
 	}
 }
