@@ -105,21 +105,6 @@ func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
 	return context.WithValue(ctx, lockWaitKey{}, wait)
 }
 
-// readLock takes the shared lock of dir/<name>/, which a write's exclusive
-// lock excludes, so that a reader sees the files of one set. Where there
-// is no lock file, no write has begun yet, and it takes none: a write that
-// begins after it returns is not excluded (readLocked handles that).
-func readLock(ctx context.Context, dir, name string) (unlock func(), err error) {
-	f, err := openLock(LockPath(dir, name), false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return flock(ctx, f, false, filepath.Join(dir, name))
-}
-
 // readLocked calls read under the shared lock of dir/<name>/. Where there
 // is no lock file, there is nothing to lock without making one, which a
 // read must not do: read is called without the lock, and if the lock file
