@@ -385,8 +385,12 @@ var floorCellStyle = regexp.MustCompile(`<c r="([A-Z]+\d+)"( s="\d+")?`)
 
 // learnViewStyles reads the styles of the first blocks' cells from the
 // start of a view's sheet, laying the blocks out from row 3 as floorView
-// does.
+// does. The start is cut at its last whole row: a cell cut after its
+// reference would read as a cell of no style.
 func learnViewStyles(b *testing.B, v results.View, sheet []byte) viewStyles {
+	if i := bytes.LastIndex(sheet, []byte("</row>")); i >= 0 {
+		sheet = sheet[:i]
+	}
 	attr := map[string][]byte{}
 	for _, m := range floorCellStyle.FindAllSubmatch(sheet, -1) {
 		attr[string(m[1])] = append([]byte(`"`), m[2]...)
