@@ -58,6 +58,11 @@ const (
 	xlsxPieceBytes      = 1 << 20
 	xlsxBlockBytes      = 64
 	xlsxBlockCountBytes = 24
+	// xlsxSummaryRows is the most rows the summary sheet holds besides
+	// its decision maps: the break-even table's first 40 rows it shows
+	// (results/xlsx_summary.go, summaryTableRows) and the headline's dozen
+	// lines (maxHeadline), rounded up.
+	xlsxSummaryRows = 64
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
@@ -140,24 +145,26 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	// The workbook and the Markdown each make one block of a view at a
 	// time (runner.Views), at the same time; the workbook one for each
 	// view sheet it packs at once.
-	var viewWriters int64
 	for _, f := range formats {
 		switch f {
 		case results.FormatXLSX:
-			viewWriters++
 			viewsHeld = satmath.Add(viewsHeld, blocks.largest(packedAtOnce()))
 		case results.FormatMD:
-			viewWriters++
 			viewsHeld = satmath.Add(viewsHeld, blocks.largest(1))
 		}
 	}
-	// The summary sheet and the Markdown each hold the first decisions
-	// (results.MarkdownLimit/200 rows), the Markdown its document too.
-	summary := satmath.Mul(viewWriters, min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
-	viewsHeld = satmath.Add(viewsHeld, summary)
+	// The summary sheet holds no decisions but its maps (workbookBytes
+	// counts them): the first rows of the break-even table it shows and
+	// the headline, xlsxSummaryRows at most. The Markdown holds the first
+	// decisions (results.MarkdownLimit/200 rows) and their text, and its
+	// document.
+	if slices.Contains(formats, results.FormatXLSX) {
+		viewsHeld = satmath.Add(viewsHeld, xlsxSummaryRows*int64(len(breakevenColumns)+1)*viewCellBytes)
+	}
 	if slices.Contains(formats, results.FormatMD) {
-		// its sections, the file's buffer, and the decisions' text
-		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, summary/viewWriters))
+		// its sections, the file's buffer, and the decisions' rows and text
+		held := satmath.Mul(min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
+		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, satmath.Mul(2, held)))
 	}
 	writing := satmath.Add(axisBytes(e), satmath.Mul(holders, outcomes))
 	writing = satmath.Add(writing, satmath.Add(viewsHeld, tables*tableBytes))
@@ -386,9 +393,10 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	}
 	// The five views' sheets, each at most all the views' cells, and the
 	// blocks counted until they are written.
-	var viewCells, blocks, viewMost int64 // viewMost: the blocks of the view of the most
+	var viewCells, blocks, viewMost, sources int64 // viewMost: the blocks of the view of the most
 	for i, g := range e.Grids() {
 		for j, p := range g.Periods {
+			sources = satmath.Add(sources, sizes[i][j].Sources)
 			viewCells = satmath.Add(viewCells, satmath.Mul(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
 			blocks = satmath.Add(blocks, satmath.Mul(sizes[i][j].Sources, viewBlocks(&g)))
 			viewMost = satmath.Add(viewMost, satmath.Mul(sizes[i][j].Sources, max(1, int64(len(g.StateRows)), int64(len(g.PartitionKeys)*len(g.Workers)))))
@@ -417,7 +425,7 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// The archive excelize saves, in memory up to results.ArchiveInMemory
 	// (a buffer of that size, made at once).
 	n = satmath.Add(n, results.ArchiveInMemory)
-	n = satmath.Add(n, decisionMapBytes(e))
+	n = satmath.Add(n, decisionMapBytes(e, sources))
 	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
 		n = satmath.Add(n, t)
 	}
@@ -425,17 +433,19 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 }
 
 // decisionMapBytes bounds the summary sheet's decision maps: one for
-// each of the first few sources (results.SummaryMaps), each of every
-// state rows and probability value of the experiment at most, with a
-// cell per pair.
-func decisionMapBytes(e *experiment.Experiment) int64 {
+// each of the first few sources (results.SummaryMaps), and no more maps
+// than the sources of the grids, each of every state rows and probability
+// value of the experiment at most (a map's source may run on into the
+// next case's rows), with a cell per pair. A sweep of one source so counts
+// one map, not SummaryMaps: the 2M-row workbook's is 15 MiB of its heap.
+func decisionMapBytes(e *experiment.Experiment, sources int64) int64 {
 	const valueBytes = int64(unsafe.Sizeof(results.Value{})) + 96 // and its place in a map
 	var n int64
 	for _, g := range e.Grids() {
 		sr, p := int64(len(g.StateRows)), int64(len(g.Probabilities))
 		n = satmath.Add(n, satmath.Add(satmath.Mul(sr, satmath.Add(valueBytes+24, 4*p)), satmath.Mul(p, valueBytes)))
 	}
-	return satmath.Mul(results.SummaryMaps, n)
+	return satmath.Mul(min(results.SummaryMaps, sources), n)
 }
 
 // packedAtOnce is how many tables and views the workbook packs at once.
