@@ -3,6 +3,7 @@ package results_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,83 +163,68 @@ func TestCheckWaitsForAWrite(t *testing.T) {
 	}
 }
 
-// TestCheckDuringTheFirstWrite checks a folder that no write ever locked
-// (it holds only shards/, as before the first run) while the first write
-// swaps its set in: the check has opened the folder to list it, and the
-// write removes that folder (the old one, now beside) before the listing.
-// The check must not fail for it, nor refuse a folder it may replace: the
+// TestReadDuringTheFirstWrite reads a folder that no write ever locked (it
+// holds only shards/, as before the first run) while the first write swaps
+// its set in: the reader has opened the folder to list it, and the write
+// removes that folder (the old one, now beside) before the listing. The
 // kernel's answer to listing a removed folder ("readdirent …: no such file
-// or directory") is an artefact of the race, not of the folder.
-func TestCheckDuringTheFirstWrite(t *testing.T) {
-	set, out := lessonSet(t), t.TempDir()
-	folder := filepath.Join(out, set.Name)
-	if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-1")
-	if err := os.WriteFile(shard, []byte("a shard"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wrote := false
-	defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
-		if wrote || path != folder {
-			return os.ReadDir(path)
-		}
-		wrote = true
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if err := set.Write(out, []string{"csv"}); err != nil {
-			t.Errorf("the write during the check: %v", err)
-		}
-		return f.ReadDir(-1)
-	})()
-	if err := results.CheckFolder(context.Background(), out, set.Name, nil); err != nil {
-		t.Errorf("a check during the first write returned %v, want nil", err)
-	}
-	if !wrote {
-		t.Fatal("the check listed no folder, so no write was interleaved with it")
-	}
-	if data, err := os.ReadFile(shard); err != nil || string(data) != "a shard" {
-		t.Errorf("the shard holds %q, %v after the write", data, err)
-	}
-}
-
-// TestCompareDuringTheFirstWrite runs --check's comparison (Set.Check) on a
-// folder no write ever locked while the first write swaps its set in: the
-// comparison has opened the folder to list the files no set has, and the
-// write removes that folder before the listing. Check must then compare
-// again under the lock the write made, and find the set it wrote: no
-// error, no difference.
-func TestCompareDuringTheFirstWrite(t *testing.T) {
-	set, out := lessonSet(t), t.TempDir()
-	folder := filepath.Join(out, set.Name)
-	if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	wrote := false
-	defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
-		if wrote || path != folder {
-			return os.ReadDir(path)
-		}
-		wrote = true
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if err := set.Write(out, []string{"csv"}); err != nil {
-			t.Errorf("the write during the check: %v", err)
-		}
-		return f.ReadDir(-1)
-	})()
-	diffs, err := set.Check(context.Background(), out, []string{"csv"})
-	if !wrote {
-		t.Fatal("the check listed no folder, so no write was interleaved with it")
-	}
-	if err != nil || len(diffs) != 0 {
-		t.Errorf("a check during the first write returned %v, %v; want no difference", diffs, err)
+// or directory"), or a listing of the old folder, is an artefact of the
+// race, not of the folder: the check before a run must neither fail nor
+// refuse a folder it may replace, and --check's comparison (Set.Check)
+// must compare again under the lock the write made and find the set it
+// wrote.
+func TestReadDuringTheFirstWrite(t *testing.T) {
+	for _, c := range []struct {
+		reader string
+		read   func(set results.Set, out string) error
+	}{
+		{"the check before a run", func(set results.Set, out string) error {
+			return results.CheckFolder(context.Background(), out, set.Name, nil)
+		}},
+		{"--check", func(set results.Set, out string) error {
+			diffs, err := set.Check(context.Background(), out, []string{"csv"})
+			if err == nil && len(diffs) != 0 {
+				err = fmt.Errorf("differences %v", diffs)
+			}
+			return err
+		}},
+	} {
+		t.Run(c.reader, func(t *testing.T) {
+			set, out := lessonSet(t), t.TempDir()
+			folder := filepath.Join(out, set.Name)
+			if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-1")
+			if err := os.WriteFile(shard, []byte("a shard"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wrote := false
+			defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
+				if wrote || path != folder {
+					return os.ReadDir(path)
+				}
+				wrote = true
+				f, err := os.Open(path)
+				if err != nil {
+					return nil, err
+				}
+				defer f.Close()
+				if err := set.Write(out, []string{"csv"}); err != nil {
+					t.Errorf("the write during the read: %v", err)
+				}
+				return f.ReadDir(-1)
+			})()
+			err := c.read(set, out)
+			if !wrote {
+				t.Fatal("the reader listed no folder, so no write was interleaved with it")
+			}
+			if err != nil {
+				t.Errorf("%s during the first write returned %v, want nil", c.reader, err)
+			}
+			if data, err := os.ReadFile(shard); err != nil || string(data) != "a shard" {
+				t.Errorf("the shard holds %q, %v after the write", data, err)
+			}
+		})
 	}
 }
