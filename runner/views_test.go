@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"slices"
+	"sync"
 	"testing"
 
 	"ckptlab/results"
@@ -129,10 +130,13 @@ func TestWorkbookMakesViewBlocksTwice(t *testing.T) {
 	res := evaluate(t, smallGrid())
 	set := res.Set([]string{results.FormatXLSX})
 	ranged := make(map[string]int)
+	var mu sync.Mutex // views are written on several goroutines at once
 	for i, v := range set.Views {
 		all := v.All()
 		set.Views[i].Blocks, set.Views[i].Each = nil, func(yield func(results.Block) bool) {
+			mu.Lock()
 			ranged[v.Name]++
+			mu.Unlock()
 			all(yield)
 		}
 	}
