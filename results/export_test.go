@@ -30,9 +30,6 @@ func SetReadDir(readDir func(string) ([]os.DirEntry, error)) (restore func()) {
 	return func() { listFolder = os.ReadDir }
 }
 
-// MaxPageBreaks is maxPageBreaks, the most page breaks a sheet holds.
-const MaxPageBreaks = maxPageBreaks
-
 // PagedView is pagedView of that name: n blocks of rows rows.
 func PagedView(name string, n, rows int) View {
 	v := pagedView(n, rows, false)

@@ -46,8 +46,8 @@ const (
 	// output with the compressor's state).
 	// xlsxTableCellBytes is the most XML one cell of a table or a view
 	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
-	// view's sheet keeps per block until it is written: the block's rows
-	// counted, and its page break. xlsxBlockCountBytes is what laying a
+	// view's sheet keeps per page break until it is written, a break per
+	// block at most and results.MaxPageBreaks a sheet. xlsxBlockCountBytes is what laying a
 	// view's sheet out keeps per block of the view at most, one view at a
 	// time: a run of the blocks' counts (results/xlsx_view_layout.go) of 12
 	// bytes, twice as its list grows.
@@ -58,6 +58,8 @@ const (
 	xlsxPieceBytes      = 1 << 20
 	xlsxBlockBytes      = 64
 	xlsxBlockCountBytes = 24
+	// viewSheets is how many sheets the lesson's views take (views.go).
+	viewSheets = 5
 	// xlsxSummaryRows is the most rows the summary sheet holds besides
 	// its decision maps: the break-even table's first 40 rows it shows
 	// (results/xlsx_summary.go, summaryTableRows) and the headline's dozen
@@ -410,11 +412,12 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
 		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
 	slices.Sort(packed)
-	n := satmath.Add(xlsxBytes, satmath.Add(satmath.Mul(blocks, xlsxBlockBytes), satmath.Mul(viewMost, xlsxBlockCountBytes)))
+	breaks := min(blocks, satmath.Mul(viewSheets, results.MaxPageBreaks))
+	n := satmath.Add(xlsxBytes, satmath.Add(satmath.Mul(breaks, xlsxBlockBytes), satmath.Mul(viewMost, xlsxBlockCountBytes)))
 	// Each packed sheet, compressed, is kept in memory up to
 	// results.PackedInMemory until it is copied into the archive: no more
 	// than its XML.
-	held := satmath.Mul(5, min(viewXML, results.PackedInMemory))
+	held := satmath.Mul(viewSheets, min(viewXML, results.PackedInMemory))
 	for _, t := range []struct {
 		rows int64
 		cols int
