@@ -309,12 +309,12 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 // viewBlockSizes bound the largest block of each of the lesson's views,
 // over the sources: the recovery, the failure × interval matrix, the cost,
 // the probability and the partition blocks, each with its header and rows.
-type viewBlockSizes [5]int64
+type viewBlockSizes [viewSheets]int64
 
 // widen makes the sizes bound the blocks of a source of p periods too.
 func (b *viewBlockSizes) widen(e *experiment.Experiment, g *experiment.Grid, p int) {
 	n := g.IntervalCount(p)
-	cells := [5]int64{3 * n, satmath.Mul(e.FailureCount(p), n+1), 7 * n, satmath.Mul(int64(len(g.Probabilities)), n+2), 4 * n}
+	cells := [viewSheets]int64{3 * n, satmath.Mul(e.FailureCount(p), n+1), 7 * n, satmath.Mul(int64(len(g.Probabilities)), n+2), 4 * n}
 	for i, c := range cells {
 		// a block's cells are numbers but for its first column
 		b[i] = max(b[i], satmath.Add(satmath.Mul(int64(unsafe.Sizeof(results.Value{})), c), 2048))
