@@ -47,10 +47,10 @@ const (
 	// xlsxTableCellBytes is the most XML one cell of a table or a view
 	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
 	// view's sheet keeps per page break until it is written, a break per
-	// block at most and results.MaxPageBreaks a sheet. xlsxBlockCountBytes is what laying a
-	// view's sheet out keeps per block of the view at most, one view at a
-	// time: a run of the blocks' counts (results/xlsx_view_layout.go) of 12
-	// bytes, twice as its list grows.
+	// block at most and results.MaxPageBreaks a sheet. xlsxBlockCountBytes
+	// is what laying a view's sheet out keeps per block of the view at
+	// most, one view at a time: a run of the blocks' counts
+	// (results/xlsx_view_layout.go) of 12 bytes, twice as its list grows.
 	xlsxTableCellBytes  = 64
 	xlsxRowBytes        = 64
 	xlsxBytes           = 4 << 20
