@@ -109,6 +109,11 @@ type Table struct {
 	// writing them, and reads a table of unknown length once more to
 	// count them. A Len that Rows does not keep to fails the write.
 	Len int
+	// Count, where Len is not known, counts the rows without making
+	// them, for a table cheaper to count than to read; nil: Rows is read
+	// to count them. Only the workbook writer asks, so a run without a
+	// workbook never counts.
+	Count func() int
 }
 
 // Header returns the column names.

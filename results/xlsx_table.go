@@ -17,10 +17,13 @@ const ctxCheckRows = 4096
 // each: t.Name, then t.Name-2, t.Name-3, ..., each with the header row
 // frozen and an autofilter over its rows. The filter and the highlight
 // name the rows before any is written, so a table of unknown length (no
-// Len) is read twice: once to count its rows here, once as the workbook is
-// saved, to write them (see tableRows). Rows are never held.
+// Len, no Count) is read twice: once to count its rows here, once as the
+// workbook is saved, to write them (see tableRows). Rows are never held.
 func (b *workbook) writeTable(t Table) error {
 	total := t.Len
+	if total == 0 && t.Count != nil {
+		total = t.Count()
+	}
 	if total == 0 {
 		for range t.Rows {
 			if total%ctxCheckRows == 0 {

@@ -194,14 +194,18 @@ func (d *decision) estimate(v float64) string {
 }
 
 // DecisionsTable returns decisions.csv's table (README.md#decisions-what-each-criterion-means).
-// Its Len is counted from the decisions' points, so that the workbook
-// need not make every decision once more to count its rows.
+// Its rows are counted from the decisions' points (Count), so that the
+// workbook need not make every decision once more to count them, and
+// only when a workbook asks.
 func (r *Result) DecisionsTable() results.Table {
-	n := 0
-	for range r.decisionPoints {
-		n++
+	count := func() int {
+		n := 0
+		for range r.decisionPoints {
+			n++
+		}
+		return n
 	}
-	return results.Table{Name: "decisions", Columns: header(decisionColumns), Len: n, Rows: func(yield func([]results.Value) bool) {
+	return results.Table{Name: "decisions", Columns: header(decisionColumns), Count: count, Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for d := range r.decisions {
 			cells = appendRow(cells[:0], decisionColumns, d)
