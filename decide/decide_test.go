@@ -336,6 +336,7 @@ func TestEnvelopeProperties(t *testing.T) {
 }
 
 func TestEnvelopeAgainstScan(t *testing.T) {
+	t.Parallel()
 	const steps = 2000
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := range 300 {

@@ -136,6 +136,7 @@ func randomDecision(rng *rand.Rand) (float64, int64) {
 }
 
 func TestScheduleAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 3000 {
 		counts, failures, weights := randomSource(rng, 11)
@@ -228,6 +229,7 @@ func BenchmarkSchedule(b *testing.B) {
 // to an int64's, and over ties and near ties made on purpose, where the
 // float64 sum cannot tell the sign and the exact one must.
 func TestBelowMatchesExact(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 16))
 	// sized returns a random int64 of up to bits bits, often small.
 	sized := func(bits int) int64 {

@@ -4,6 +4,7 @@ package deploy
 
 import (
 	"bytes"
+	"ckptlab/internal/slowtest"
 	"context"
 	"fmt"
 	"io/fs"
@@ -19,37 +20,18 @@ import (
 
 // The engine tests run the recipes of deploy/ on real engines (Slurm in
 // slurm_engine_test.go, podman in podman_test.go) and compare what the
-// engines' merges write with one unsharded run. .ci/run installs the
-// engines; elsewhere a test skips, saying what is missing.
+// engines' merges write with one unsharded run. They are slow tests
+// (internal/slowtest): .ci/run installs the engines and asks for them.
 
-// needEngine skips the test where a command it needs is missing, where it
-// does not run as root (the daemons and containers need root), or under
-// -short; under CI (CI=true) a missing engine fails the test instead, so
-// that CI cannot pass without running it.
+// needEngine skips the test unless the slow tests are asked for
+// (internal/slowtest), and then fails it where a command it needs is
+// missing or it does not run as root (the daemons and containers need root).
 func needEngine(t *testing.T, commands ...string) {
 	t.Helper()
-	var why string
-	var missing []string
-	for _, c := range commands {
-		if _, err := exec.LookPath(c); err != nil {
-			missing = append(missing, c)
-		}
+	slowtest.Require(t, commands...)
+	if os.Geteuid() != 0 {
+		t.Fatal("not running as root: the engine tests start daemons and containers")
 	}
-	switch {
-	case len(missing) > 0:
-		why = "not installed: " + strings.Join(missing, ", ")
-	case os.Geteuid() != 0:
-		why = "not running as root"
-	case testing.Short():
-		t.Skip("an engine test; -short skips it")
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s; CI must run this test (.ci/run installs the engines)", why)
-	}
-	t.Skipf("%s: skipped here; CI=true makes this a failure", why)
 }
 
 // tempRoot returns a new temporary folder that every user may enter (munged

@@ -143,6 +143,7 @@ func folds(parts []Partitioning, n int) bool {
 // counts of the rows Scan streams through the lesson's stages, and those
 // rows are Pipeline's.
 func TestCountMatchesScan(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	runs := 300
 	if testing.Short() {
@@ -346,6 +347,7 @@ func sameTally(a, b *Tally) bool {
 // TestCountAcrossFaultBlocks runs a source of more records than one fault
 // block holds, so that Count redraws the faults per block.
 func TestCountAcrossFaultBlocks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("draws 2 × 10^7 records")
 	}

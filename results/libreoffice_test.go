@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"ckptlab/internal/slowtest"
 	"context"
 	"net/url"
 	"os"
@@ -51,10 +52,7 @@ func convertWithLibreOffice(t *testing.T, book string) map[string][][]string {
 // installed.
 func soffice(t *testing.T, filter, file string) string {
 	t.Helper()
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not checked by a spreadsheet program (.ci/run installs it)")
-	}
+	soffice := slowtest.Require(t, "soffice")[0]
 	work := t.TempDir()
 	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
 	out := filepath.Join(work, "out")

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"ckptlab/internal/slowtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,19 +61,14 @@ const boundSlack = 2
 // writes 8 million grid rows and 9 million failures rows, and counts 10^8
 // subscribers with faults.
 func TestMemoryBoundHolds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the program")
 	}
 	if raceDetector {
 		t.Skip("runs a built program, not this one: nothing to race, and minutes under the detector")
 	}
-	time, err := exec.LookPath("/usr/bin/time")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("needs GNU time (/usr/bin/time) to measure the program's own peak; .ci/run installs it")
-		}
-		t.Skip("needs GNU time (/usr/bin/time) to measure the program's own peak")
-	}
+	time := slowtest.Require(t, "/usr/bin/time")[0]
 	dir := t.TempDir()
 	bin := buildProgram(t, dir)
 	for _, c := range memoryBench {

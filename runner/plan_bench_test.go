@@ -62,6 +62,7 @@ func BenchmarkPlanLarge(b *testing.B) {
 // they count: with a step quadratic in the values this takes minutes
 // instead of a second, and the benchmark shows by how much.
 func TestLargeFilesAnswer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || raceDetector {
 		t.Skip("a million values")
 	}

@@ -48,6 +48,7 @@ func shardExperiments() map[string]*experiment.Experiment {
 // each subscriber of each source exactly once, in order, and that each part
 // holds its share of the work give or take one subscriber's periods.
 func TestPartCoversEverySubscriberOnce(t *testing.T) {
+	t.Parallel()
 	for name, e := range shardExperiments() {
 		srcs := e.SourceList()
 		var total, most int64
@@ -107,6 +108,7 @@ func csvOf(t *testing.T, r *Result) []byte {
 // several N and checks that the merge gives the tables of one run, byte
 // for byte, N past the number of subscribers (empty shards) included.
 func TestMergedShardsEqualOneRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for name, e := range shardExperiments() {
 		one, err := Evaluate(ctx, e, Options{})

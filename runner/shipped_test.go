@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"ckptlab/internal/slowtest"
 	"context"
 	"net/url"
 	"os/exec"
@@ -117,14 +118,9 @@ func TestShippedHeadlines(t *testing.T) {
 // through LibreOffice and checks its partition sheet: one table, its
 // header on every printed page of it.
 func TestWorkerSweepPrintsOnePartitionTable(t *testing.T) {
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("soffice not found: LibreOffice is not installed, so the workbook is not printed")
-	}
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext not found: poppler-utils is not installed")
-	}
+	t.Parallel()
+	tools := slowtest.Require(t, "soffice", "pdftotext")
+	soffice, pdftotext := tools[0], tools[1]
 	_, path := whatIfWorkbook(t, "workers.yaml")
 	f, err := excelize.OpenFile(path)
 	if err != nil {

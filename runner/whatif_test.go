@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"ckptlab/internal/slowtest"
 	"context"
 	"encoding/csv"
 	"math"
@@ -151,10 +152,8 @@ const recalcProfile = `<?xml version="1.0" encoding="UTF-8"?>
 // computes at those values: a run with the same probability and state rows
 // (grid.csv's expected_total, decisions.csv's best_interval).
 func TestWhatIfRecalculates(t *testing.T) {
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("soffice not found: LibreOffice is not installed, so the what-if sheet is not recalculated")
-	}
+	t.Parallel()
+	soffice := slowtest.Require(t, "soffice")[0]
 	for _, tc := range []whatIfCase{
 		{"lesson.yaml", "0.3", "500", 1},
 		{"lesson.yaml", "1", "0", 1},

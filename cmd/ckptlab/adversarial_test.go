@@ -144,6 +144,7 @@ func exp(t *testing.T, dir, file, name, extra string) string {
 // command that writes (run, run --shard, merge) must refuse, exit 2, name
 // the folder and an -o that avoids it, and change nothing under the root.
 func TestFoldersNotOurs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -454,6 +455,7 @@ func TestCheckKilledLeavesNothingNextTime(t *testing.T) {
 // whole set of one of them each time, never a mix, and nothing is left
 // beside it.
 func TestSameNameConcurrently(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many processes")
 	}
@@ -502,6 +504,7 @@ func TestSameNameConcurrently(t *testing.T) {
 // A stopped process holds the lock: a run started meanwhile waits, and
 // both end with a whole set.
 func TestSignalsDuringRunAndMerge(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many processes")
 	}

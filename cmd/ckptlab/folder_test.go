@@ -114,6 +114,7 @@ func checkBeside(t *testing.T, out string) {
 // dot files beside it: the runs' checks before their work then read the
 // folder while the round's first write begins, and may be swapping it.
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many processes")
 	}
@@ -170,6 +171,7 @@ func keys(m map[string]string) []string {
 // hold one run's set whenever a run is killed, and the next run must leave
 // its own set and nothing else.
 func TestKilledRuns(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many processes")
 	}

@@ -37,6 +37,7 @@ func folderState(t *testing.T, dir string) map[string]string {
 }
 
 func TestRunCheck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		spoil    func(t *testing.T, folder string)

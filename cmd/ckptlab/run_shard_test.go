@@ -73,6 +73,7 @@ func shardProcess(t *testing.T, env []string, args ...string) *exec.Cmd {
 // its engine's environment, merges them, and checks every file against one
 // unsharded run, byte for byte.
 func TestShardsAsProcesses(t *testing.T) {
+	t.Parallel()
 	formats := []string{"--format", "csv,xlsx,md"}
 	for _, c := range shardCases {
 		t.Run(c.name+" on "+c.engine, func(t *testing.T) {
@@ -175,6 +176,7 @@ func TestShardExitCodes(t *testing.T) {
 // the shard file is then absent or complete, never half-written; a rerun
 // finishes it, a further rerun keeps it, and the merge equals one run.
 func TestKilledShard(t *testing.T) {
+	t.Parallel()
 	args := []string{"--set", "subscribers=20000000", lessonFile}
 	out, ref := t.TempDir(), t.TempDir()
 	path := filepath.Join(out, "lesson", "shards", "1-of-2")
@@ -225,6 +227,7 @@ func TestKilledShard(t *testing.T) {
 // file must survive the runs' swaps of the folder, and the final merge must
 // equal one run.
 func TestShardsBesideRuns(t *testing.T) {
+	t.Parallel()
 	args := []string{"--format", "csv", "--set", "seeds=[1, 2, 3]", lessonFile}
 	out, ref := t.TempDir(), t.TempDir()
 	var stdout, stderr bytes.Buffer

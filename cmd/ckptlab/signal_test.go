@@ -52,6 +52,7 @@ func isTemporary(name string) bool {
 // final name may be anything else. SIGINT and SIGTERM must also leave no
 // temporary file and exit 130.
 func TestInterruptedRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts several runs of a large grid")
 	}
