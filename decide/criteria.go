@@ -88,7 +88,7 @@ func (o Outcomes) Sum() int64 { return o.sum }
 
 // Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
 // expected shortfall), computed exactly as the README states it
-// (README.md#decisions-what-each-criterion-means), operation for operation
+// (docs/decisions.md), operation for operation
 // in float64, so that its figures reproduce bit for bit: a run costs certain + y with mass p·m/W for each distinct y (failures of total
 // weight m recompute it; m failures when each weighs 1), from the most
 // costly down, then certain with mass 1−p;

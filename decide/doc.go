@@ -1,4 +1,4 @@
-// Package decide holds the decision criteria (README.md#decisions-what-each-criterion-means): given what every
+// Package decide holds the decision criteria (docs/decisions.md): given what every
 // checkpoint interval of one source costs, which interval to choose by the
 // expected total, the tail of the cost (CVaR), the optimum over every
 // interval, the textbook estimates of Young and Daly, and the exact

@@ -7,7 +7,7 @@ import (
 )
 
 // ExperimentFile is the file of a set that records the resolved experiment
-// the run evaluated (README.md#the-output-folder).
+// the run evaluated (docs/outputs.md#the-output-folder).
 const ExperimentFile = "experiment.yaml"
 
 // WriteExperiment writes experiment.yaml: the resolved configuration as an

@@ -24,7 +24,7 @@ type Set struct {
 	Description string
 	Grid        Table
 	Failures    Table
-	// Decisions and Breakeven are decisions.csv and breakeven.csv (README.md#decisions-what-each-criterion-means):
+	// Decisions and Breakeven are decisions.csv and breakeven.csv (docs/decisions.md):
 	// the answers the grid leads to. A zero Table (no Columns) is not written.
 	Decisions Table
 	Breakeven Table
@@ -129,7 +129,7 @@ func (s Set) Write(dir string, formats []string) error {
 }
 
 // WriteContext writes the set in the given formats into dir/<name>/,
-// together with experiment.yaml, as one consistent set (README.md#the-output-folder; see
+// together with experiment.yaml, as one consistent set (docs/outputs.md#the-output-folder; see
 // internal/atomicfs/folder.go): every file is written into a staging folder beside
 // dir/<name>/, and only when all of them are complete is that folder swapped
 // in for dir/<name>/ in one step. Files of the previous set go with it,

@@ -33,7 +33,7 @@ const (
 // holds, and so the most a view's sheet keeps until it is written: Excel
 // keeps at most 1,023 and reports a file with more as damaged. A sheet
 // whose layout would need more is laid out to be read on screen instead,
-// without breaks, and its note says why (README.md#the-workbook).
+// without breaks, and its note says why (docs/outputs.md#the-workbook).
 const MaxPageBreaks = 1023
 
 // onScreenNote is the note of a sheet laid out to be read on screen since

@@ -193,7 +193,7 @@ func (d *decision) estimate(v float64) string {
 	return results.FloatValue(v).String()
 }
 
-// DecisionsTable returns decisions.csv's table (README.md#decisions-what-each-criterion-means).
+// DecisionsTable returns decisions.csv's table (docs/decisions.md).
 // Its rows are counted from the decisions' points (Count), so that the
 // workbook need not make every decision once more to count them, and
 // only when a workbook asks.
@@ -359,7 +359,7 @@ var breakevenColumns = []tableColumn[breakevenRow]{
 	textColumn("to_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.To) }),
 }
 
-// BreakevenTable returns breakeven.csv's table (README.md#decisions-what-each-criterion-means): one row per
+// BreakevenTable returns breakeven.csv's table (docs/decisions.md): one row per
 // piece of the envelope, in increasing probability.
 func (r *Result) BreakevenTable() results.Table {
 	return results.Table{Name: "breakeven", Columns: header(breakevenColumns), Rows: func(yield func([]results.Value) bool) {

@@ -52,7 +52,7 @@ func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failur
 	return g.Bytes(), f.Bytes()
 }
 
-// TestEvaluateSameBytesForEveryJobs checks "same input, same bytes" (README.md#result-tables)
+// TestEvaluateSameBytesForEveryJobs checks "same input, same bytes" (docs/outputs.md#result-tables)
 // across -j: the tables do not depend on how many goroutines drew the
 // sources, nor on which drew what.
 func TestEvaluateSameBytesForEveryJobs(t *testing.T) {

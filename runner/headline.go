@@ -17,7 +17,7 @@ import (
 // summarized.
 const maxHeadline = 12
 
-// Headline returns the run's answer in words (README.md#decisions-what-each-criterion-means), at most a dozen
+// Headline returns the run's answer in words (docs/decisions.md), at most a dozen
 // lines, for a reader who has not read the lesson: first what to do (for
 // each source, state size and probability, "checkpoint every 4 periods",
 // with its expected cost in rows), then why (the break-even probabilities

@@ -47,7 +47,7 @@ var gridColumns = []tableColumn[gridRow]{
 
 // GridTable returns grid.csv's table. Rows are computed as they are read:
 // nested loops over the axes in column order, each in declared order,
-// interval fastest (README.md#result-tables), grid by grid of the experiment's cases; the
+// interval fastest (docs/outputs.md#result-tables), grid by grid of the experiment's cases; the
 // excluded points are left out, and best is the least expected total among
 // the points left.
 func (r *Result) GridTable() results.Table {

@@ -36,7 +36,7 @@ func evaluate(t *testing.T, e experiment.Experiment) *Result {
 	return res
 }
 
-// TestGridRowOrder checks the row order of README.md#result-tables: nested loops over seed,
+// TestGridRowOrder checks the row order of docs/outputs.md#result-tables: nested loops over seed,
 // subscribers, periods, partition_key, workers, state_rows, probability and
 // interval, each in declared order, interval fastest.
 func TestGridRowOrder(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The output folder OUT/<name>/ holds the files of exactly one run (README.md#the-output-folder).
+// The output folder OUT/<name>/ holds the files of exactly one run (docs/outputs.md#the-output-folder).
 // A run builds its whole set in a staging folder beside it, OUT/.<name>.tmp-*,
 // and swaps the staging folder and OUT/<name> in one step: on Linux with
 // renameat2(RENAME_EXCHANGE), which exchanges two folders atomically, so

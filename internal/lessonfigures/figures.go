@@ -85,7 +85,7 @@ func Canon(cell string) string {
 	return cell
 }
 
-// The decisions the lesson's tables lead to (README.md#decisions-what-each-criterion-means), at failure
+// The decisions the lesson's tables lead to (docs/decisions.md), at failure
 // probability 1, spelled as ckptlab writes them; totals rounded to one
 // decimal and the continuous estimates to three, as read off the tables:
 // "by the worst case the cheapest setup is interval 4 and interval 3 with

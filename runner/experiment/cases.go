@@ -56,7 +56,7 @@ func (a *Axes) set(values map[string]*parsed) (intervalsAll bool) {
 // Grid is one cartesian grid of an experiment: the axes of one case of
 // the file's cases, with the file's values where the case is silent. A file
 // without cases is one grid, of the file's axes. The grid of an experiment
-// is the union of its grids, in order, less the excluded points (README.md#cases-and-exclusions).
+// is the union of its grids, in order, less the excluded points (docs/experiments.md#cases-and-exclusions).
 type Grid struct {
 	Axes
 	// IntervalsAll, when set, gives every periods value P the intervals

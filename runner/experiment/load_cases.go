@@ -12,7 +12,7 @@ import (
 	"ckptlab/model"
 )
 
-// Safety caps of cases and exclude (README.md#cases-and-exclusions): the checks of cases against each other
+// Safety caps of cases and exclude (docs/experiments.md#cases-and-exclusions): the checks of cases against each other
 // are quadratic in their number, and exclusions are counted as bits of a
 // 64-bit mask.
 const (

@@ -35,8 +35,8 @@ const (
 	typeMonth                     // a period label YYYY-MM
 	typeEnum                      // one of Enum
 	typeInterval                  // none or a whole number within Min..Max
-	typeCases                     // a list of cases, mappings of axis keys (README.md#cases-and-exclusions)
-	typeExclude                   // a list of exclude entries (README.md#cases-and-exclusions)
+	typeCases                     // a list of cases, mappings of axis keys (docs/experiments.md#cases-and-exclusions)
+	typeExclude                   // a list of exclude entries (docs/experiments.md#cases-and-exclusions)
 	typePaths                     // paths of files, one or a list (extends)
 	typeWeights                   // a mapping of period labels to whole numbers within Min..Max
 )
