@@ -24,6 +24,10 @@ const (
 	// allocated while it marks.
 	programBytes = 14 << 20
 	minHeapBytes = 8 << 20
+	// codeBytes is the part of programBytes the Go runtime does not
+	// manage, so that its memory limit leaves it out: the program's code
+	// and data mapped from its file, and the C library's.
+	codeBytes = 11 << 20
 	// heapFactor is how far the Go heap may grow past what is live before a
 	// collection (GOGC=100): twice. The heap, so bounded, is then counted
 	// with a margin of marginNum/marginDen (an eighth) for what the
@@ -473,16 +477,13 @@ func mibBytes(n int64) int64 {
 
 // HeapLimit is the soft limit a run of exps sets on the Go runtime's own
 // memory (runtime/debug.SetMemoryLimit): the largest figure MemoryBytes
-// gives one of them, less the program's share that the runtime does not
-// manage. With it the collector works harder as the heap nears the figure
-// plan prints, so a run's peak keeps within that figure even where the
-// collector's timing would otherwise let garbage pile past it; a run whose
-// live memory is below the figure, as MemoryBytes bounds it, never
-// collects more than it would without the limit.
+// gives one of them, less the code the runtime does not manage. The
+// collector works harder only as the runtime's memory nears the figure
+// plan prints, so a run's peak keeps within it.
 func HeapLimit(exps []*experiment.Experiment, jobs int, formats []string) int64 {
 	var most int64
 	for _, e := range exps {
 		most = max(most, MemoryBytes(e, jobs, formats))
 	}
-	return max(most-programBytes, minHeapBytes)
+	return max(most-codeBytes, minHeapBytes)
 }

@@ -168,3 +168,36 @@ func peakOf(t testing.TB, dir, time, bin string, args ...string) int64 {
 	}
 	return kib << 10
 }
+
+// TestHeapLimitCostsNoCollections runs a small CSV run, whose live memory is
+// far below plan's figure, with the soft limit run sets and without it
+// (GOMEMLIMIT=off), and counts the collections: the limit must not add
+// any beyond the collector's own pacing.
+func TestHeapLimitCostsNoCollections(t *testing.T) {
+	t.Parallel()
+	slowtest.Require(t)
+	if raceDetector {
+		t.Skip("runs a built program, not this one")
+	}
+	dir := t.TempDir()
+	bin := buildProgram(t, dir)
+	file := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(file, []byte("name: small\nsubscribers: 1000000\nperiods: 120\nintervals: all\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	collections := func(limit string) int {
+		cmd := exec.Command(bin, "run", "-q", "--format", "csv", "-o", filepath.Join(dir, "out"), file)
+		cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1", "GOMEMLIMIT="+limit)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr.String())
+		}
+		return len(regexp.MustCompile(`(?m)^gc \d+ `).FindAllString(stderr.String(), -1))
+	}
+	with, without := collections(""), collections("off")
+	t.Logf("%d collections with the limit, %d without", with, without)
+	if with > without+2 {
+		t.Errorf("%d collections with the soft limit, %d without: the limit makes the collector work on a run far below plan's figure", with, without)
+	}
+}
