@@ -21,6 +21,12 @@ type Options struct {
 	// done == total.
 	Progress func(done, total int64)
 
+	// Verify says which ranges of each shard file Merge counts again.
+	Verify Verify
+	// ShardKey, if set, signs the shard files RunShard writes
+	// (HMAC-SHA256), and Merge then takes only files signed with it.
+	ShardKey []byte
+
 	indexBudget int64 // the fault indexes' budget, if not indexBudget (faults.go): for tests
 }
 
@@ -121,21 +127,73 @@ func taskSize(src model.Source) int {
 // the end: counts are integers, so the sum, and every table made from it,
 // does not depend on which goroutine counted what.
 func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece) ([]*model.Tally, error) {
+	return count(ctx, e, opt, pieces, false)
+}
+
+// countEach counts the given pieces as countPieces does, but each into a
+// tally of its own: one tally per piece, in order.
+func countEach(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece) ([]*model.Tally, error) {
+	return count(ctx, e, opt, pieces, true)
+}
+
+// count is countPieces, or countEach if each is set.
+func count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece, each bool) ([]*model.Tally, error) {
 	sources := e.SourceList()
 	parts := e.Partitionings()
-	var tasks []piece
-	var shared []*sharedFaults // per task, the fault index it reads, if any
 	var total int64
 	for _, p := range pieces {
 		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
 			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
 		}
-		tasks, shared = cutTasks(tasks, shared, p, sources[p.Source], opt)
 		total += int64(p.Hi - p.Lo)
+	}
+	var tasks []piece
+	var shared []*sharedFaults // per task, the fault index it reads, if any
+	var slots []int            // per task, the tally it counts into
+	// Pieces that follow one another in a source are cut into tasks as one
+	// piece, so that they share its fault indexes, and its tasks are split
+	// where a piece ends.
+	for i := 0; i < len(pieces); {
+		j := i + 1
+		for j < len(pieces) && pieces[j].Source == pieces[i].Source && pieces[j].Lo == pieces[j-1].Hi {
+			j++
+		}
+		whole := piece{Source: pieces[i].Source, Lo: pieces[i].Lo, Hi: pieces[j-1].Hi}
+		var cut []piece
+		var cutShared []*sharedFaults
+		cut, cutShared = cutTasks(cut, cutShared, whole, sources[whole.Source], opt)
+		k := i
+		for c, t := range cut {
+			for {
+				for pieces[k].Hi <= t.Lo && k < j-1 {
+					k++
+				}
+				lo, hi := t.Lo, min(t.Hi, pieces[k].Hi)
+				tasks = append(tasks, piece{Source: t.Source, Lo: lo, Hi: hi})
+				shared = append(shared, cutShared[c])
+				if each {
+					slots = append(slots, k)
+				} else {
+					slots = append(slots, t.Source)
+				}
+				if hi == t.Hi {
+					break
+				}
+				t.Lo = hi
+				if f := cutShared[c]; f != nil {
+					f.left.Add(1) // one task more reads the window
+				}
+			}
+		}
+		i = j
+	}
+	n := len(sources)
+	if each {
+		n = len(pieces)
 	}
 
 	jobs := max(1, min(jobsFor(opt.Jobs), len(tasks)))
-	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
+	tallies := make([][]*model.Tally, jobs) // per goroutine, per slot
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
@@ -154,22 +212,22 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 					next.Store(int64(len(tasks))) // the others stop too
 				}
 			}()
-			mine := make([]*model.Tally, len(sources))
+			mine := make([]*model.Tally, n)
 			tallies[g] = mine
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
 					return
 				}
-				t := tasks[i]
+				t, k := tasks[i], slots[i]
 				src := sources[t.Source]
-				if mine[t.Source] == nil {
-					mine[t.Source] = model.NewTally(src.Periods, parts)
+				if mine[k] == nil {
+					mine[k] = model.NewTally(src.Periods, parts)
 				}
 				if f := shared[i]; f != nil {
-					f.count(mine[t.Source], t.Lo, t.Hi)
+					f.count(mine[k], t.Lo, t.Hi)
 				} else {
-					src.Count(mine[t.Source], t.Lo, t.Hi)
+					src.Count(mine[k], t.Lo, t.Hi)
 				}
 				if opt.Progress != nil {
 					func() {
@@ -193,7 +251,7 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 		opt.Progress(0, 0)
 	}
 
-	out := make([]*model.Tally, len(sources))
+	out := make([]*model.Tally, n)
 	for _, mine := range tallies {
 		for s, t := range mine {
 			switch {

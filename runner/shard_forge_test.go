@@ -101,7 +101,7 @@ func (f *forgedTally) encode() []byte {
 // to be edited and written again with a checksum that matches.
 type forgedFile struct {
 	header  []string // the lines before the first tally
-	sources []int
+	ranges  []string // each tally's range: source, first subscriber, end
 	tallies []*forgedTally
 }
 
@@ -117,9 +117,9 @@ func readForged(t *testing.T, data []byte) *forgedFile {
 			f.header = append(f.header, string(line))
 			continue
 		}
-		var src, size int
-		fmt.Sscanf(string(line), "tally: %d %d", &src, &size)
-		f.sources = append(f.sources, src)
+		var src, lo, hi, size int
+		fmt.Sscanf(string(line), "tally: %d %d %d %d", &src, &lo, &hi, &size)
+		f.ranges = append(f.ranges, fmt.Sprintf("%d %d %d", src, lo, hi))
 		f.tallies = append(f.tallies, decodeForged(t, data[:size]))
 		data = data[size+1:]
 	}
@@ -133,7 +133,7 @@ func (f *forgedFile) bytes() []byte {
 	}
 	for i, tl := range f.tallies {
 		data := tl.encode()
-		fmt.Fprintf(&b, "tally: %d %d\n", f.sources[i], len(data))
+		fmt.Fprintf(&b, "tally: %s %d\n", f.ranges[i], len(data))
 		b.Write(data)
 		b.WriteByte('\n')
 	}
@@ -207,7 +207,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := Merge(ctx, e, dir); err != nil {
+			if _, err := Merge(ctx, e, dir, Options{}); err != nil {
 				t.Fatalf("the shards as written: %v", err)
 			}
 			path := filepath.Join(shardsDir(dir, e), "1-of-2")
@@ -223,7 +223,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 			if err := os.WriteFile(path, f.bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err = Merge(ctx, e, dir)
+			_, err = Merge(ctx, e, dir, Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Merge = %v\nwant an error saying %q", err, tt.want)
 			}
@@ -251,7 +251,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 		f.setHeader("experiment", e.Name)
 		f.setHeader("hash", configHash(e))
 		os.WriteFile(filepath.Join(shardsDir(dir, e), "1-of-2"), f.bytes(), 0o644)
-		_, err = Merge(ctx, e, dir)
+		_, err = Merge(ctx, e, dir, Options{})
 		if err == nil || !strings.Contains(err.Error(), "its pieces are not those of shard 1 of 2") {
 			t.Errorf("Merge = %v, want the foreign pieces refused", err)
 		}

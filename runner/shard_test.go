@@ -125,7 +125,7 @@ func TestMergedShardsEqualOneRun(t *testing.T) {
 					t.Fatalf("%s: shard %d of %d: %v", name, i, n, err)
 				}
 			}
-			merged, err := Merge(context.Background(), e, dir)
+			merged, err := Merge(context.Background(), e, dir, Options{})
 			if err != nil {
 				t.Fatalf("%s, %d shards: %v", name, n, err)
 			}
@@ -269,7 +269,7 @@ func TestMergeRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tt.prepare(t, dir, shardsDir(dir, e))
-			res, err := Merge(context.Background(), e, dir)
+			res, err := Merge(context.Background(), e, dir, Options{})
 			if err == nil {
 				t.Fatalf("merged %v, want an error", res)
 			}
@@ -295,7 +295,7 @@ func TestMergeIgnoresTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(shardsDir(dir, e), ".1-of-1.tmp-123"), []byte("ckptlab shard file 1\ntool"), 0o644)
-	if _, err := Merge(context.Background(), e, dir); err != nil {
+	if _, err := Merge(context.Background(), e, dir, Options{}); err != nil {
 		t.Error(err)
 	}
 }
