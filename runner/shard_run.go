@@ -73,12 +73,12 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	part := partOf(srcs, s)
 	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
 	ranges := rangesOf(part)
-	err := tallyRanges(ctx, e, opt, ranges, func(i int, data []byte) error {
-		f.Tallies = append(f.Tallies, RangeTally{piece: ranges[i], Data: data})
-		return nil
-	})
+	tallies, err := tallyRanges(ctx, e, opt, ranges)
 	if err != nil {
 		return run, err
+	}
+	for i, r := range ranges {
+		f.Tallies = append(f.Tallies, RangeTally{piece: r, Data: tallies[i]})
 	}
 	data := f.Bytes(opt.ShardKey)
 	// Hold the output folder's lock while writing, so that a set swapped
@@ -147,11 +147,15 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []mode
 		if t.piece != ranges[i] {
 			return fmt.Errorf("tally %d is of source %d, subscribers %d to %d, not of the range %d of its pieces", i+1, t.Source, t.Lo+1, t.Hi, i+1)
 		}
+		tally, err := t.Tally()
+		if err != nil {
+			return err
+		}
 		src := srcs[t.Source]
-		if !fits(t.Tally, src, parts) {
+		if !fits(tally, src, parts) {
 			return fmt.Errorf("the tally of source %d, subscribers %d to %d, does not fit the experiment", t.Source, t.Lo+1, t.Hi)
 		}
-		if err := t.Tally.Check(int64(t.Hi-t.Lo), src.Missing, src.Duplicates); err != nil {
+		if err := tally.Check(int64(t.Hi-t.Lo), src.Missing, src.Duplicates); err != nil {
 			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, t.Lo+1, t.Hi, err)
 		}
 	}
@@ -304,7 +308,11 @@ func (m *merger) add(folder, name string) {
 		if m.tallies[t.Source] == nil {
 			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
 		}
-		if err := m.tallies[t.Source].Merge(t.Tally); err != nil {
+		tally, err := t.Tally() // decoded once before, by checkShard
+		if err == nil {
+			err = m.tallies[t.Source].Merge(tally)
+		}
+		if err != nil {
 			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, t.Source, err))
 			return
 		}

@@ -81,51 +81,35 @@ func sample(hash string, s Shard, n, k int) []int {
 	return slices.Sorted(maps.Keys(picked))
 }
 
-// recountBatch is the most ranges counted at once: the tallies of a batch
-// are held until it ends, their encodings until the file is written.
-const recountBatch = 1024
-
-// tallyRanges counts each range apart, recountBatch at a time, and calls
-// yield with the index of each and its tally's encoding, in order.
-// Progress, if set, is called over all the ranges.
-func tallyRanges(ctx context.Context, e *experiment.Experiment, opt Options, ranges []piece, yield func(i int, data []byte) error) error {
+// tallyRanges counts each range apart and returns the encoding of each
+// one's tally, in order.
+func tallyRanges(ctx context.Context, e *experiment.Experiment, opt Options, ranges []piece) ([][]byte, error) {
+	out := make([][]byte, len(ranges))
+	var failed error
+	err := countEach(ctx, e, opt, ranges, func(i int, t *model.Tally) {
+		data, err := t.MarshalBinary()
+		if err != nil && failed == nil {
+			failed = err
+		}
+		out[i] = data
+	})
+	if err == nil {
+		err = failed
+	}
+	if err != nil {
+		return nil, err
+	}
 	srcs := e.SourceList()
-	var total, base int64
-	for _, r := range ranges {
-		total += int64(r.Hi - r.Lo)
-	}
-	progress := opt.Progress
-	for from := 0; from < len(ranges); from += recountBatch {
-		batch := ranges[from:min(from+recountBatch, len(ranges))]
-		if progress != nil {
-			opt.Progress = func(done, _ int64) { progress(base+done, total) }
-		}
-		tallies, err := countEach(ctx, e, opt, batch)
-		if err != nil {
-			return err
-		}
-		for i, t := range tallies {
-			if t == nil { // a range of no subscriber
-				t = model.NewTally(srcs[batch[i].Source].Periods, e.Partitionings())
-			}
-			data, err := t.MarshalBinary()
-			if err != nil {
-				return err
-			}
-			if err := yield(from+i, data); err != nil {
-				return err
-			}
-			base += int64(batch[i].Hi - batch[i].Lo)
+	for i, r := range ranges {
+		if out[i] == nil { // a range of no subscriber, counted by no task
+			out[i], _ = model.NewTally(srcs[r.Source].Periods, e.Partitionings()).MarshalBinary()
 		}
 	}
-	if progress != nil && len(ranges) == 0 {
-		progress(0, 0)
-	}
-	return nil
+	return out, nil
 }
 
-// recount counts again the ranges of f that verify picks and reports the
-// first whose tally differs from the file's.
+// recount counts again the ranges of f that opt.Verify picks and reports
+// the first whose tally differs from the file's.
 func recount(ctx context.Context, e *experiment.Experiment, opt Options, f *ShardFile) error {
 	picks := opt.Verify.picks(f)
 	ranges := make([]piece, len(picks))
@@ -133,12 +117,15 @@ func recount(ctx context.Context, e *experiment.Experiment, opt Options, f *Shar
 		ranges[i] = f.Tallies[k].piece
 	}
 	opt.Progress = nil
-	return tallyRanges(ctx, e, opt, ranges, func(i int, data []byte) error {
-		k := picks[i]
-		if t := f.Tallies[k]; !bytes.Equal(t.Data, data) {
+	counted, err := tallyRanges(ctx, e, opt, ranges)
+	if err != nil {
+		return err
+	}
+	for i, k := range picks {
+		if t := f.Tallies[k]; !bytes.Equal(t.Data, counted[i]) {
 			return fmt.Errorf("the tally of source %d, subscribers %d to %d (range %d of %d), differs from a count of them: "+
 				"a forged file, or one made by a faulty machine; make the shard again", t.Source, t.Lo+1, t.Hi, k+1, len(f.Tallies))
 		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -45,8 +45,9 @@ func TestRangesOf(t *testing.T) {
 }
 
 // TestCountEachEqualsCountingApart checks that counting the ranges of a
-// source together, where they share fault indexes and tasks are split at
-// their bounds, gives each range the tally of counting it alone.
+// source together, where they share fault indexes, tasks are split at
+// their bounds and goroutines sum a range's tasks as they end, gives each
+// range the tally of counting it alone.
 func TestCountEachEqualsCountingApart(t *testing.T) {
 	ctx := context.Background()
 	e := jobsExperiment()
@@ -55,7 +56,7 @@ func TestCountEachEqualsCountingApart(t *testing.T) {
 		t.Fatal("the source is not counted through fault indexes: the test would not test them")
 	}
 	ranges := rangesOf(allWork(e))
-	each, err := countEach(ctx, e, Options{Jobs: 2}, ranges)
+	each, err := tallyRanges(ctx, e, Options{Jobs: 2}, ranges)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +65,7 @@ func TestCountEachEqualsCountingApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := each[i].MarshalBinary()
-		want, _ := alone[r.Source].MarshalBinary()
-		if !bytes.Equal(got, want) {
+		if want, _ := alone[r.Source].MarshalBinary(); !bytes.Equal(each[i], want) {
 			t.Fatalf("range %v: counted with the others, its tally differs from its own", r)
 		}
 	}

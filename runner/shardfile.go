@@ -94,13 +94,20 @@ type ShardFile struct {
 }
 
 // RangeTally is the tally of one range of a shard's pieces: subscribers
-// Lo..Hi-1 of the source with index Source.
+// Lo..Hi-1 of the source with index Source, as (*model.Tally).MarshalBinary
+// encodes it. It is held encoded, and decoded one range at a time.
 type RangeTally struct {
 	piece
-	// Data is the tally as the file holds it, (*model.Tally).MarshalBinary.
 	Data []byte
-	// Tally is Data decoded; ReadShardFile sets it, Bytes does not read it.
-	Tally *model.Tally
+}
+
+// Tally decodes the range's tally.
+func (t RangeTally) Tally() (*model.Tally, error) {
+	var d model.Tally
+	if err := d.UnmarshalBinary(t.Data); err != nil {
+		return nil, fmt.Errorf("tally of source %d, subscribers %d to %d: %w", t.Source, t.Lo+1, t.Hi, err)
+	}
+	return &d, nil
 }
 
 // Bytes returns the shard file's bytes, signed with key unless key is empty.
@@ -216,12 +223,6 @@ func parseShardFile(data []byte) (*ShardFile, error) {
 		var size int
 		r.scan(r.field("tally"), "%d %d %d %d", &t.Source, &t.Lo, &t.Hi, &size)
 		t.Data = r.bytes(size)
-		if r.err == nil {
-			t.Tally = new(model.Tally)
-			if err := t.Tally.UnmarshalBinary(t.Data); err != nil {
-				r.err = fmt.Errorf("tally of source %d, subscribers %d to %d: %w", t.Source, t.Lo+1, t.Hi, err)
-			}
-		}
 		f.Tallies = append(f.Tallies, t)
 	}
 	// What follows the tallies is the signature line, if any, and nothing
