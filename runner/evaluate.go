@@ -21,6 +21,12 @@ type Options struct {
 	// done == total.
 	Progress func(done, total int64)
 
+	// Verify says which ranges of each shard file Merge counts again.
+	Verify Verify
+	// ShardKey, if set, signs the shard files RunShard writes
+	// (HMAC-SHA256), and Merge then takes only files signed with it.
+	ShardKey []byte
+
 	indexBudget int64 // the fault indexes' budget, if not indexBudget (faults.go): for tests
 }
 
@@ -121,21 +127,85 @@ func taskSize(src model.Source) int {
 // the end: counts are integers, so the sum, and every table made from it,
 // does not depend on which goroutine counted what.
 func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece) ([]*model.Tally, error) {
+	return count(ctx, e, opt, pieces, nil)
+}
+
+// countEach counts the given pieces as countPieces does, but each into a
+// tally of its own, and calls emit with the index of each piece and its
+// tally once every task of the piece is counted, one call at a time. A
+// goroutine holds the tally of one piece at a time, so that no more than
+// twice Jobs(opt.Jobs) tallies are alive at once, however many pieces. A
+// piece of no subscriber is not emitted.
+func countEach(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece, emit func(i int, t *model.Tally)) error {
+	_, err := count(ctx, e, opt, pieces, emit)
+	return err
+}
+
+// count is countPieces, or countEach if emit is set.
+func count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []piece, emit func(int, *model.Tally)) ([]*model.Tally, error) {
 	sources := e.SourceList()
 	parts := e.Partitionings()
-	var tasks []piece
-	var shared []*sharedFaults // per task, the fault index it reads, if any
 	var total int64
 	for _, p := range pieces {
 		if p.Source < 0 || p.Source >= len(sources) || p.Lo < 0 || p.Lo > p.Hi || p.Hi > sources[p.Source].Subscribers {
 			return nil, fmt.Errorf("piece %d:%d..%d is not a range of subscribers of the experiment's %d sources", p.Source, p.Lo, p.Hi, len(sources))
 		}
-		tasks, shared = cutTasks(tasks, shared, p, sources[p.Source], opt)
 		total += int64(p.Hi - p.Lo)
+	}
+	var tasks []piece
+	var shared []*sharedFaults // per task, the fault index it reads, if any
+	var slots []int            // per task, its piece (countEach) or its source
+	// Pieces that follow one another in a source are cut into tasks as one
+	// piece, so that they share its fault indexes, and its tasks are split
+	// where a piece ends.
+	for i := 0; i < len(pieces); {
+		j := i + 1
+		for j < len(pieces) && pieces[j].Source == pieces[i].Source && pieces[j].Lo == pieces[j-1].Hi {
+			j++
+		}
+		whole := piece{Source: pieces[i].Source, Lo: pieces[i].Lo, Hi: pieces[j-1].Hi}
+		cut, cutShared := cutTasks(nil, nil, whole, sources[whole.Source], opt)
+		k := i
+		for c, t := range cut {
+			for {
+				for pieces[k].Hi <= t.Lo && k < j-1 {
+					k++
+				}
+				lo, hi := t.Lo, min(t.Hi, pieces[k].Hi)
+				tasks = append(tasks, piece{Source: t.Source, Lo: lo, Hi: hi})
+				shared = append(shared, cutShared[c])
+				if emit != nil {
+					slots = append(slots, k)
+				} else {
+					slots = append(slots, t.Source)
+				}
+				if hi == t.Hi {
+					break
+				}
+				t.Lo = hi
+				if f := cutShared[c]; f != nil {
+					f.left.Add(1) // one task more reads the window
+				}
+			}
+		}
+		i = j
+	}
+	// countEach's sums: per piece, its tasks not yet summed and the sum of
+	// those that are.
+	var (
+		sumMu sync.Mutex
+		left  []int
+		sums  []*model.Tally
+	)
+	if emit != nil {
+		left, sums = make([]int, len(pieces)), make([]*model.Tally, len(pieces))
+		for _, k := range slots {
+			left[k]++
+		}
 	}
 
 	jobs := max(1, min(jobsFor(opt.Jobs), len(tasks)))
-	tallies := make([][]*model.Tally, jobs) // per goroutine, per source
+	tallies := make([][]*model.Tally, jobs) // countPieces: per goroutine, per source
 	var next atomic.Int64
 	var (
 		mu   sync.Mutex // serializes Progress calls
@@ -154,22 +224,58 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 					next.Store(int64(len(tasks))) // the others stop too
 				}
 			}()
-			mine := make([]*model.Tally, len(sources))
-			tallies[g] = mine
+			var mine []*model.Tally
+			if emit == nil {
+				mine = make([]*model.Tally, len(sources))
+				tallies[g] = mine
+			}
+			// countEach: the tally of piece cur, counted from n tasks.
+			var own *model.Tally
+			cur, n := -1, 0
+			flush := func() {
+				if own == nil {
+					return
+				}
+				sumMu.Lock()
+				defer sumMu.Unlock()
+				if sums[cur] == nil {
+					sums[cur] = own
+				} else {
+					sums[cur].Merge(own)
+				}
+				if left[cur] -= n; left[cur] == 0 {
+					emit(cur, sums[cur])
+					sums[cur] = nil
+				}
+				own, n = nil, 0
+			}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
-					return
+					break
 				}
-				t := tasks[i]
+				t, k := tasks[i], slots[i]
 				src := sources[t.Source]
-				if mine[t.Source] == nil {
-					mine[t.Source] = model.NewTally(src.Periods, parts)
+				var into *model.Tally
+				if emit != nil {
+					if k != cur {
+						flush()
+						cur = k
+					}
+					if own == nil {
+						own = model.NewTally(src.Periods, parts)
+					}
+					into, n = own, n+1
+				} else {
+					if mine[k] == nil {
+						mine[k] = model.NewTally(src.Periods, parts)
+					}
+					into = mine[k]
 				}
 				if f := shared[i]; f != nil {
-					f.count(mine[t.Source], t.Lo, t.Hi)
+					f.count(into, t.Lo, t.Hi)
 				} else {
-					src.Count(mine[t.Source], t.Lo, t.Hi)
+					src.Count(into, t.Lo, t.Hi)
 				}
 				if opt.Progress != nil {
 					func() {
@@ -180,6 +286,7 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 					}()
 				}
 			}
+			flush()
 		}()
 	}
 	wg.Wait()
@@ -191,6 +298,9 @@ func countPieces(ctx context.Context, e *experiment.Experiment, opt Options, pie
 	}
 	if opt.Progress != nil && len(tasks) == 0 {
 		opt.Progress(0, 0)
+	}
+	if emit != nil {
+		return nil, nil
 	}
 
 	out := make([]*model.Tally, len(sources))

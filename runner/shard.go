@@ -95,3 +95,30 @@ func within(work, part []piece) []piece {
 	}
 	return out
 }
+
+// A shard file tallies each of its pieces in ranges of subscribers, so
+// that merge can count a few of them again cheaply (Verify): shardRanges
+// ranges of a piece, as equal as can be, or fewer for a piece of fewer than
+// shardRanges × minRange subscribers, so that no range but the piece itself
+// holds fewer than minRange.
+const (
+	shardRanges = 32
+	minRange    = 1024
+)
+
+// rangeCount returns how many ranges a piece of n subscribers is cut into.
+func rangeCount(n int) int { return min(shardRanges, max(1, n/minRange)) }
+
+// rangesOf returns the ranges a shard file tallies its pieces in, piece by
+// piece, in order.
+func rangesOf(pieces []piece) []piece {
+	var out []piece
+	for _, p := range pieces {
+		n := p.Hi - p.Lo
+		k := rangeCount(n)
+		for i := range k {
+			out = append(out, piece{Source: p.Source, Lo: p.Lo + i*n/k, Hi: p.Lo + (i+1)*n/k})
+		}
+	}
+	return out
+}

@@ -26,7 +26,7 @@ func BenchmarkMergeScale(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					if _, err := Merge(context.Background(), e, dir); err != nil {
+					if _, err := Merge(context.Background(), e, dir, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -10,8 +10,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/runner/experiment"
 )
 
 // forgedTally is a tally as its documented encoding (model/tally_codec.go)
@@ -101,8 +104,9 @@ func (f *forgedTally) encode() []byte {
 // to be edited and written again with a checksum that matches.
 type forgedFile struct {
 	header  []string // the lines before the first tally
-	sources []int
+	ranges  []string // each tally's range: source, first subscriber, end
 	tallies []*forgedTally
+	trailer []string // the lines after the last tally: the signature, if any
 }
 
 func readForged(t *testing.T, data []byte) *forgedFile {
@@ -114,12 +118,16 @@ func readForged(t *testing.T, data []byte) *forgedFile {
 		line, rest, _ := bytes.Cut(data, []byte("\n"))
 		data = rest
 		if !bytes.HasPrefix(line, []byte("tally: ")) {
-			f.header = append(f.header, string(line))
+			if len(f.tallies) > 0 {
+				f.trailer = append(f.trailer, string(line))
+			} else {
+				f.header = append(f.header, string(line))
+			}
 			continue
 		}
-		var src, size int
-		fmt.Sscanf(string(line), "tally: %d %d", &src, &size)
-		f.sources = append(f.sources, src)
+		var src, lo, hi, size int
+		fmt.Sscanf(string(line), "tally: %d %d %d %d", &src, &lo, &hi, &size)
+		f.ranges = append(f.ranges, fmt.Sprintf("%d %d %d", src, lo, hi))
 		f.tallies = append(f.tallies, decodeForged(t, data[:size]))
 		data = data[size+1:]
 	}
@@ -133,9 +141,12 @@ func (f *forgedFile) bytes() []byte {
 	}
 	for i, tl := range f.tallies {
 		data := tl.encode()
-		fmt.Fprintf(&b, "tally: %d %d\n", f.sources[i], len(data))
+		fmt.Fprintf(&b, "tally: %s %d\n", f.ranges[i], len(data))
 		b.Write(data)
 		b.WriteByte('\n')
+	}
+	for _, l := range f.trailer {
+		b.WriteString(l + "\n")
 	}
 	sum := sha256.Sum256(b.Bytes())
 	fmt.Fprintf(&b, "sha256: %s\n", hex.EncodeToString(sum[:]))
@@ -207,7 +218,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := Merge(ctx, e, dir); err != nil {
+			if _, err := Merge(ctx, e, dir, Options{}); err != nil {
 				t.Fatalf("the shards as written: %v", err)
 			}
 			path := filepath.Join(shardsDir(dir, e), "1-of-2")
@@ -223,7 +234,7 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 			if err := os.WriteFile(path, f.bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err = Merge(ctx, e, dir)
+			_, err = Merge(ctx, e, dir, Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Merge = %v\nwant an error saying %q", err, tt.want)
 			}
@@ -251,9 +262,173 @@ func TestMergeRefusesForgedShards(t *testing.T) {
 		f.setHeader("experiment", e.Name)
 		f.setHeader("hash", configHash(e))
 		os.WriteFile(filepath.Join(shardsDir(dir, e), "1-of-2"), f.bytes(), 0o644)
-		_, err = Merge(ctx, e, dir)
+		_, err = Merge(ctx, e, dir, Options{})
 		if err == nil || !strings.Contains(err.Error(), "its pieces are not those of shard 1 of 2") {
 			t.Errorf("Merge = %v, want the foreign pieces refused", err)
 		}
 	})
+}
+
+// forgeShard writes into dir shard s of e as a forger makes it: counted as
+// other, an experiment of the same sources' shape, then given e's name and
+// hash and a checksum that matches. It fails the test if the forged
+// tallies are those of an honest shard, which would prove nothing.
+func forgeShard(t *testing.T, e, other *experiment.Experiment, s Shard, dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	honest, err := RunShard(ctx, e, Options{}, s, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := RunShard(ctx, other, Options{}, s, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(honest.Path)
+	data, _ := os.ReadFile(forged.Path)
+	f := readForged(t, data)
+	f.setHeader("experiment", e.Name)
+	f.setHeader("hash", configHash(e))
+	if bytes.Equal(f.bytes(), want) {
+		t.Fatalf("shard %v counted as the other experiment is the honest one: not a forgery", s)
+	}
+	path := filepath.Join(shardsDir(dir, e), s.String())
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, f.bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// moveSubscriber forges a tally that every bound of model.Tally.Check
+// holds: one subscriber moved from a worker to the next.
+func moveSubscriber(tl *forgedTally) {
+	subs := tl.workerSubs[0]
+	for w := range subs {
+		if subs[w] > 0 {
+			subs[w]--
+			subs[(w+1)%len(subs)]++
+			return
+		}
+	}
+}
+
+// TestMergeRecountsForgedShards forges shards whose every count is one
+// counting could give, checksum recomputed: the forgery of a shard counted
+// with another setting (missing: 21 for 20) and that of one range's tally.
+// Each is refused, naming the file and the range, whenever the range is
+// counted again: always under VerifyAll, under VerifySample when the
+// sample draws it (a shard of one range, every range forged, or the
+// range it draws). VerifyNone, and the sample that does not draw the
+// forged range, let the forgery through, as documented: the test holds
+// that the tables are then wrong, so that the forgery is one that matters.
+func TestMergeRecountsForgedShards(t *testing.T) {
+	ctx := context.Background()
+	small := experiment.Lesson("forged") // 3 shards of 1,000 subscribers: a range each
+	small.Subscribers = []int{3000}
+	small.Missing, small.Duplicates = 20, 5
+	large := small // 3 shards of 40,000: 32 ranges each
+	large.Subscribers = []int{120_000}
+	clean := experiment.Lesson("clean") // no faults: 2 shards of 32 ranges
+	clean.Subscribers = []int{100_000}
+	plus1 := func(e experiment.Experiment) *experiment.Experiment { e.Missing++; return &e }
+
+	// sampled returns the ranges of shard s of e that VerifySample draws.
+	sampled := func(t *testing.T, e *experiment.Experiment, s Shard) []int {
+		run, err := RunShard(ctx, e, Options{}, s, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadShardFile(run.Path, MaxShardBytes(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return VerifySample.picks(f)
+	}
+	// editRanges forges the tallies of shard s of e that pick returns.
+	editRanges := func(pick func(t *testing.T, e *experiment.Experiment, s Shard, n int) []int) func(t *testing.T, e *experiment.Experiment, s Shard, dir string) string {
+		return func(t *testing.T, e *experiment.Experiment, s Shard, dir string) string {
+			path := filepath.Join(shardsDir(dir, e), s.String())
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := readForged(t, data)
+			for _, k := range pick(t, e, s, len(f.tallies)) {
+				moveSubscriber(f.tallies[k])
+			}
+			os.WriteFile(path, f.bytes(), 0o644)
+			return path
+		}
+	}
+	drawn := editRanges(func(t *testing.T, e *experiment.Experiment, s Shard, n int) []int { return sampled(t, e, s) })
+	notDrawn := editRanges(func(t *testing.T, e *experiment.Experiment, s Shard, n int) []int {
+		for k := range n {
+			if !slices.Contains(sampled(t, e, s), k) {
+				return []int{k}
+			}
+		}
+		t.Fatal("every range drawn")
+		return nil
+	})
+	every := editRanges(func(t *testing.T, e *experiment.Experiment, s Shard, n int) []int {
+		var all []int
+		for k := range n {
+			all = append(all, k)
+		}
+		return all
+	})
+	otherSetting := func(other *experiment.Experiment) func(t *testing.T, e *experiment.Experiment, s Shard, dir string) string {
+		return func(t *testing.T, e *experiment.Experiment, s Shard, dir string) string {
+			return forgeShard(t, e, other, s, dir)
+		}
+	}
+
+	tests := []struct {
+		name   string
+		e      *experiment.Experiment
+		n      int
+		forge  func(t *testing.T, e *experiment.Experiment, s Shard, dir string) string
+		verify Verify
+		want   string // "" when the forgery goes through
+	}{
+		{"missing: 21, one range, sample", &small, 3, otherSetting(plus1(small)), VerifySample,
+			"the tally of source 0, subscribers 2001 to 3000 (range 1 of 1), differs from a count of them"},
+		{"missing: 21, one range, all", &small, 3, otherSetting(plus1(small)), VerifyAll, "(range 1 of 1), differs from a count"},
+		{"missing: 21, one range, none", &small, 3, otherSetting(plus1(small)), VerifyNone, ""},
+		{"missing: 21, 32 ranges, all", &large, 3, otherSetting(plus1(large)), VerifyAll, "of 32), differs from a count of them"},
+		{"one range forged, the one drawn, sample", &clean, 2, drawn, VerifySample, "of 32), differs from a count of them"},
+		{"one range forged, not drawn, sample", &clean, 2, notDrawn, VerifySample, ""},
+		{"one range forged, not drawn, all", &clean, 2, notDrawn, VerifyAll, "of 32), differs from a count of them"},
+		{"every range forged, sample", &clean, 2, every, VerifySample, "of 32), differs from a count of them"},
+		{"every range forged, none", &clean, 2, every, VerifyNone, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			one, err := Evaluate(ctx, tt.e, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			for i := 1; i <= tt.n; i++ {
+				if _, err := RunShard(ctx, tt.e, Options{}, Shard{i, tt.n}, dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := tt.forge(t, tt.e, Shard{tt.n, tt.n}, dir)
+			res, err := Merge(ctx, tt.e, dir, Options{Verify: tt.verify})
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Merge = %v, want the forgery through", err)
+				}
+				if bytes.Equal(csvOf(t, res), csvOf(t, one)) {
+					t.Errorf("the forgery went through, and the tables are those of one run: it changed nothing")
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path+": ") {
+				t.Errorf("Merge = %v\nwant an error naming %s and saying %q", err, path, tt.want)
+			}
+		})
+	}
 }

@@ -57,6 +57,9 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 		if err == nil {
 			err = checkShard(e, f, hash, srcs, parts)
 		}
+		if err == nil && len(opt.ShardKey) > 0 {
+			err = f.checkSignature(opt.ShardKey)
+		}
 		if err == nil && f.Shard != s {
 			err = fmt.Errorf("it holds shard %d of %d", f.Shard.I, f.Shard.N)
 		}
@@ -69,17 +72,15 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 
 	part := partOf(srcs, s)
 	f := &ShardFile{Tool: Version, Name: e.Name, Hash: hash, Shard: s, Pieces: part}
-	if len(part) > 0 {
-		tallies, err := countPieces(ctx, e, opt, within(allWork(e), part))
-		if err != nil {
-			return run, err
-		}
-		for src, t := range tallies {
-			if t != nil {
-				f.Tallies = append(f.Tallies, SourceTally{Source: src, Tally: t})
-			}
-		}
+	ranges := rangesOf(part)
+	tallies, err := tallyRanges(ctx, e, opt, ranges)
+	if err != nil {
+		return run, err
 	}
+	for i, r := range ranges {
+		f.Tallies = append(f.Tallies, RangeTally{piece: r, Data: tallies[i]})
+	}
+	data := f.Bytes(opt.ShardKey)
 	// Hold the output folder's lock while writing, so that a set swapped
 	// in at the same time (a merge, a run) cannot move shards/ away from
 	// under the rename. The lock file lives in OUT, which must exist first.
@@ -102,7 +103,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
-	return run, writeShardFile(run.Path, f)
+	return run, writeShardFile(run.Path, data)
 }
 
 // tidy removes, under the output folder's lock, what killed shards and
@@ -122,8 +123,8 @@ func tidy(ctx context.Context, dir string, e *experiment.Experiment) error {
 
 // checkShard reports whether f is a shard of this experiment, whose hash,
 // sources and partitionings are given: the same name and hash, the pieces
-// of its part, and a tally of the right shape for each source they touch,
-// in source order.
+// of its part, and a tally of the right shape for each of their ranges, in
+// order, that counting them could give.
 func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) error {
 	if f.Tool != Version {
 		return fmt.Errorf("made by ckptlab %.40q, not by this ckptlab %s (make the shards again with one ckptlab)", f.Tool, Version)
@@ -138,17 +139,24 @@ func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []mode
 	if !slices.Equal(f.Pieces, partOf(srcs, f.Shard)) {
 		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
 	}
-	if len(f.Tallies) != len(f.Pieces) {
-		return fmt.Errorf("%d tallies for %d pieces", len(f.Tallies), len(f.Pieces))
+	ranges := rangesOf(f.Pieces)
+	if len(f.Tallies) != len(ranges) {
+		return fmt.Errorf("%d tallies for the %d ranges of its pieces", len(f.Tallies), len(ranges))
 	}
 	for i, t := range f.Tallies {
-		p := f.Pieces[i]
-		if t.Source != p.Source || !fits(t.Tally, srcs[t.Source], parts) {
-			return fmt.Errorf("the tally of source %d does not fit the experiment", t.Source)
+		if t.piece != ranges[i] {
+			return fmt.Errorf("tally %d is of source %d, subscribers %d to %d, not of the range %d of its pieces", i+1, t.Source, t.Lo+1, t.Hi, i+1)
+		}
+		tally, err := t.Tally()
+		if err != nil {
+			return err
 		}
 		src := srcs[t.Source]
-		if err := t.Tally.Check(int64(p.Hi-p.Lo), src.Missing, src.Duplicates); err != nil {
-			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, p.Lo+1, p.Hi, err)
+		if !fits(tally, src, parts) {
+			return fmt.Errorf("the tally of source %d, subscribers %d to %d, does not fit the experiment", t.Source, t.Lo+1, t.Hi)
+		}
+		if err := tally.Check(int64(t.Hi-t.Lo), src.Missing, src.Duplicates); err != nil {
+			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, t.Lo+1, t.Hi, err)
 		}
 	}
 	return nil
@@ -187,12 +195,15 @@ func (m *missingShardsError) Error() string {
 // a file that is not a complete shard file, a shard of another experiment,
 // shards of more than one N, a shard present twice, and missing shards
 // (a *missingShardsError among the joined errors; a shard whose file is
-// there but refused is reported once, as refused). Hidden files, the
-// temporaries of shards still running or killed, are ignored. Files are
-// read one at a time and their tallies summed: time and memory grow with
-// the tallies, never with subscribers. It waits for the output folder's
-// lock (atomicfs.LockFolder), which ctx may end.
-func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, error) {
+// there but refused is reported once, as refused). With opt.ShardKey set,
+// it refuses files not signed with it. It counts again the ranges of each
+// file that opt.Verify picks, on opt.Jobs goroutines, and refuses a file
+// whose count differs. Hidden files, the temporaries of shards still
+// running or killed, are ignored. Files are read one at a time and their
+// tallies summed: memory grows with the tallies, never with subscribers,
+// and time with the tallies and the subscribers counted again. It waits
+// for the output folder's lock (atomicfs.LockFolder), which ctx may end.
+func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Options) (*Result, error) {
 	folder := shardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
@@ -220,13 +231,16 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	m := merger{e: e, hash: configHash(e), srcs: e.SourceList(), parts: e.Partitionings(),
+	m := merger{ctx: ctx, e: e, opt: opt, hash: configHash(e), srcs: e.SourceList(), parts: e.Partitionings(),
 		seen: map[Shard]string{}, bad: map[string]bool{}}
 	m.limit = maxShardBytes(m.srcs, m.parts)
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
 		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
 			m.add(folder, name)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 	switch len(m.ns) {
@@ -241,6 +255,9 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 		m.problems = append(m.problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
 			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.ns)), ", "), "[]")))
 	}
+	if len(m.problems) == 0 {
+		m.checkSums(folder)
+	}
 	if len(m.problems) > 0 {
 		return nil, errors.Join(m.problems...)
 	}
@@ -250,7 +267,9 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string) (*Result, 
 // merger sums the tallies of shard files one at a time and collects every
 // problem it meets.
 type merger struct {
+	ctx      context.Context
 	e        *experiment.Experiment
+	opt      Options // the ranges counted again, the key
 	hash     string
 	srcs     []model.Source
 	parts    []model.Partitioning
@@ -267,7 +286,7 @@ func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
 	f, err := ReadShardFile(path, m.limit)
 	if err == nil {
-		if err = checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
+		if err = m.prove(f); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -289,11 +308,30 @@ func (m *merger) add(folder, name string) {
 		if m.tallies[t.Source] == nil {
 			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
 		}
-		if err := m.tallies[t.Source].Merge(t.Tally); err != nil {
+		tally, err := t.Tally() // decoded once before, by checkShard
+		if err == nil {
+			err = m.tallies[t.Source].Merge(tally)
+		}
+		if err != nil {
 			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, t.Source, err))
 			return
 		}
 	}
+}
+
+// prove reports why f cannot be merged: not signed with the key, if one is
+// set; not a shard of this experiment (checkShard); or a range counted
+// again that differs (recount).
+func (m *merger) prove(f *ShardFile) error {
+	if len(m.opt.ShardKey) > 0 {
+		if err := f.checkSignature(m.opt.ShardKey); err != nil {
+			return err
+		}
+	}
+	if err := checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
+		return err
+	}
+	return recount(m.ctx, m.e, m.opt, f)
 }
 
 // missing records the shards of the one N met that no file holds, leaving
@@ -309,5 +347,20 @@ func (m *merger) missing(folder string) {
 	}
 	if len(missing) > 0 {
 		m.problems = append(m.problems, &missingShardsError{Dir: folder, N: n, Missing: missing})
+	}
+}
+
+// checkSums holds each source's tally, summed over every shard, to what
+// counting the whole source can give (model.Tally.Check): a shard's
+// ranges may each be possible and their sum not.
+func (m *merger) checkSums(folder string) {
+	for k, t := range m.tallies {
+		src := m.srcs[k]
+		if t == nil {
+			continue
+		}
+		if err := t.Check(int64(src.Subscribers), src.Missing, src.Duplicates); err != nil {
+			m.problems = append(m.problems, fmt.Errorf("%s: the tallies of source %d, summed over the shards, cannot be a count of it: %w", folder, k, err))
+		}
 	}
 }

@@ -106,7 +106,8 @@ func csvOf(t *testing.T, r *Result) []byte {
 
 // TestMergedShardsEqualOneRun runs every shard of each experiment for
 // several N and checks that the merge gives the tables of one run, byte
-// for byte, N past the number of subscribers (empty shards) included.
+// for byte, N past the number of subscribers (empty shards) included, and
+// that every range of every shard counts again to the file's tally.
 func TestMergedShardsEqualOneRun(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -127,12 +128,14 @@ func TestMergedShardsEqualOneRun(t *testing.T) {
 					t.Fatalf("%s: shard %d of %d: %v", name, i, n, err)
 				}
 			}
-			merged, err := Merge(context.Background(), e, dir)
-			if err != nil {
-				t.Fatalf("%s, %d shards: %v", name, n, err)
-			}
-			if got := csvOf(t, merged); !bytes.Equal(got, want) {
-				t.Errorf("%s, %d shards: the merged tables differ from one run's", name, n)
+			for _, v := range []Verify{VerifySample, VerifyAll} {
+				merged, err := Merge(context.Background(), e, dir, Options{Verify: v})
+				if err != nil {
+					t.Fatalf("%s, %d shards, --verify %v: %v", name, n, v, err)
+				}
+				if got := csvOf(t, merged); !bytes.Equal(got, want) {
+					t.Errorf("%s, %d shards: the merged tables differ from one run's", name, n)
+				}
 			}
 		}
 	}
@@ -142,28 +145,29 @@ func TestMergedShardsEqualOneRun(t *testing.T) {
 // and every changed byte, is refused with an error.
 func TestShardFileRefusesDamage(t *testing.T) {
 	e := shardExperiments()["faults"]
-	dir := t.TempDir()
-	run, err := RunShard(context.Background(), e, Options{}, Shard{2, 3}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(run.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := parseShardFile(data); err != nil {
-		t.Fatalf("the file as written: %v", err)
-	}
-	for n := range len(data) {
-		if _, err := parseShardFile(data[:n]); err == nil {
-			t.Errorf("truncated to %d of %d bytes: no error", n, len(data))
+	for _, key := range []string{"", "k"} {
+		run, err := RunShard(context.Background(), e, Options{ShardKey: []byte(key)}, Shard{2, 3}, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for i := range data {
-		bad := slices.Clone(data)
-		bad[i] ^= 0x20
-		if _, err := parseShardFile(bad); err == nil {
-			t.Errorf("byte %d changed: no error", i)
+		data, err := os.ReadFile(run.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseShardFile(data); err != nil {
+			t.Fatalf("the file as written: %v", err)
+		}
+		for n := range len(data) {
+			if _, err := parseShardFile(data[:n]); err == nil {
+				t.Errorf("key %q: truncated to %d of %d bytes: no error", key, n, len(data))
+			}
+		}
+		for i := range data {
+			bad := slices.Clone(data)
+			bad[i] ^= 0x20
+			if _, err := parseShardFile(bad); err == nil {
+				t.Errorf("key %q: byte %d changed: no error", key, i)
+			}
 		}
 	}
 }
@@ -271,7 +275,7 @@ func TestMergeRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tt.prepare(t, dir, shardsDir(dir, e))
-			res, err := Merge(context.Background(), e, dir)
+			res, err := Merge(context.Background(), e, dir, Options{})
 			if err == nil {
 				t.Fatalf("merged %v, want an error", res)
 			}
@@ -297,7 +301,7 @@ func TestMergeIgnoresTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(shardsDir(dir, e), ".1-of-1.tmp-123"), []byte("ckptlab shard file 1\ntool"), 0o644)
-	if _, err := Merge(context.Background(), e, dir); err != nil {
+	if _, err := Merge(context.Background(), e, dir, Options{}); err != nil {
 		t.Error(err)
 	}
 }

@@ -3,12 +3,12 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"ckptlab/internal/atomicfs"
@@ -20,16 +20,17 @@ import (
 // shardFormat is the version of the shard file format. A reader refuses
 // any other version: a shard file is an intermediate result, made and
 // merged by the same release, and is cheap to make again.
-const shardFormat = 1
+const shardFormat = 2
 
 // shardMagic is the first line of every shard file.
 const shardMagic = "ckptlab shard file"
 
 // MaxShardBytes returns the most bytes a shard file of the experiment can
 // hold: its header, a piece line and the largest encoding of a tally of
-// every source, each count taken at its widest varint. A reader refuses a
-// larger file without reading it, so that a junk file in shards/, or one
-// that reads on forever, costs no more memory than an honest shard.
+// each range of every source, each count taken at its widest varint. A
+// reader refuses a larger file without reading it, so that a junk file in
+// shards/, or one that reads on forever, costs no more memory than an
+// honest shard.
 func MaxShardBytes(e *experiment.Experiment) int64 {
 	return maxShardBytes(e.SourceList(), e.Partitionings())
 }
@@ -39,7 +40,7 @@ func maxShardBytes(srcs []model.Source, parts []model.Partitioning) int64 {
 		line   = 256 // a header, piece or tally line, numbers and hash included
 		varint = binary.MaxVarintLen64
 	)
-	n := int64(16 * line) // the header and the checksum line
+	n := int64(16 * line) // the header, the signature and the checksum line
 	for _, src := range srcs {
 		p := int64(src.Periods)
 		t := int64(5 + 2*varint)  // magic, version, periods, partitionings
@@ -50,7 +51,8 @@ func maxShardBytes(srcs []model.Source, parts []model.Partitioning) int64 {
 			t += varint * (w + 1)     // subscribers per worker, touched workers
 			t += w * varint * (1 + p) // each worker touched: its index, its lost rows
 		}
-		n += 2*line + t + 1
+		k := int64(rangeCount(src.Subscribers)) // no piece of src has more ranges
+		n += line + k*(line+t+1)
 	}
 	return n
 }
@@ -59,38 +61,57 @@ func maxShardBytes(srcs []model.Source, parts []model.Partitioning) int64 {
 // what one shard of a run counted.
 //
 // On disk it is a few lines of text, readable with head, then the encoded
-// tallies, then a checksum line:
+// tallies, then an optional signature line and a checksum line:
 //
-//	ckptlab shard file 1             magic and format version
+//	ckptlab shard file 2             magic and format version
 //	tool: 0.1.0                      the ckptlab version that wrote it
 //	experiment: scale                the experiment's name
 //	hash: 5d41…                      SHA-256 of the resolved experiment (results.Set.ConfigHash)
 //	shard: 2 of 4                    I and N
 //	pieces: 1                        how many piece lines follow
 //	piece: 0 250000 500000           source index (SourceList order), first subscriber, end
-//	tally: 0 16170                   source index, then that many bytes of (*model.Tally).MarshalBinary
-//	<16170 bytes>\n
+//	tallies: 32                      how many tallies follow
+//	tally: 0 250000 257812 412       source index, first subscriber, end, then that many bytes
+//	<412 bytes>\n                    of (*model.Tally).MarshalBinary
+//	…
+//	hmac-sha256: 3a7c…               only if signed: HMAC-SHA256 of every byte before this line
 //	sha256: 9f86…                    SHA-256 of every byte before this line
 //
-// Pieces are the part of the work the shard covers (Part);
-// there is one tally per source a piece touches, in source order.
+// Pieces are the part of the work the shard covers (shardPart). Each piece
+// is tallied in the ranges rangesOf cuts it into, in order, a tally per
+// range, so that merge can count a few ranges again and compare (Verify).
+// The signature is made with the key of Options.ShardKey.
 type ShardFile struct {
 	Tool    string
 	Name    string
 	Hash    string
 	Shard   Shard
 	Pieces  []piece
-	Tallies []SourceTally
+	Tallies []RangeTally
+
+	mac    []byte // the signature read, nil if unsigned
+	signed []byte // the bytes the signature covers
 }
 
-// SourceTally is the tally of one source's pieces in a shard.
-type SourceTally struct {
-	Source int
-	Tally  *model.Tally
+// RangeTally is the tally of one range of a shard's pieces: subscribers
+// Lo..Hi-1 of the source with index Source, as (*model.Tally).MarshalBinary
+// encodes it. It is held encoded, and decoded one range at a time.
+type RangeTally struct {
+	piece
+	Data []byte
 }
 
-// WriteTo writes the shard file's bytes to w.
-func (f *ShardFile) WriteTo(w io.Writer) (int64, error) {
+// Tally decodes the range's tally.
+func (t RangeTally) Tally() (*model.Tally, error) {
+	var d model.Tally
+	if err := d.UnmarshalBinary(t.Data); err != nil {
+		return nil, fmt.Errorf("tally of source %d, subscribers %d to %d: %w", t.Source, t.Lo+1, t.Hi, err)
+	}
+	return &d, nil
+}
+
+// Bytes returns the shard file's bytes, signed with key unless key is empty.
+func (f *ShardFile) Bytes(key []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %d\n", shardMagic, shardFormat)
 	fmt.Fprintf(&b, "tool: %s\nexperiment: %s\nhash: %s\n", f.Tool, f.Name, f.Hash)
@@ -98,18 +119,36 @@ func (f *ShardFile) WriteTo(w io.Writer) (int64, error) {
 	for _, p := range f.Pieces {
 		fmt.Fprintf(&b, "piece: %d %d %d\n", p.Source, p.Lo, p.Hi)
 	}
+	fmt.Fprintf(&b, "tallies: %d\n", len(f.Tallies))
 	for _, t := range f.Tallies {
-		data, err := t.Tally.MarshalBinary()
-		if err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(&b, "tally: %d %d\n", t.Source, len(data))
-		b.Write(data)
+		fmt.Fprintf(&b, "tally: %d %d %d %d\n", t.Source, t.Lo, t.Hi, len(t.Data))
+		b.Write(t.Data)
 		b.WriteByte('\n')
 	}
+	if len(key) > 0 {
+		fmt.Fprintf(&b, "hmac-sha256: %x\n", sign(key, b.Bytes()))
+	}
 	sum := sha256.Sum256(b.Bytes())
-	fmt.Fprintf(&b, "sha256: %s\n", hex.EncodeToString(sum[:]))
-	return b.WriteTo(w)
+	fmt.Fprintf(&b, "sha256: %x\n", sum)
+	return b.Bytes()
+}
+
+// sign returns the HMAC-SHA256 of data with key.
+func sign(key, data []byte) []byte {
+	mac := hmac.New(sha256.New, key)
+	mac.Write(data)
+	return mac.Sum(nil)
+}
+
+// checkSignature reports whether the file is signed with key.
+func (f *ShardFile) checkSignature(key []byte) error {
+	switch {
+	case f.mac == nil:
+		return fmt.Errorf("not signed, and %s is set: merge takes only shard files signed with its key (make the shard again with the key set)", experiment.ShardKeyVar)
+	case !hmac.Equal(f.mac, sign(key, f.signed)):
+		return fmt.Errorf("its signature is not one made with the key of %s: signed with another key, or changed after it was signed", experiment.ShardKeyVar)
+	}
+	return nil
 }
 
 // ReadShardFile reads and decodes a shard file of at most limit bytes
@@ -165,7 +204,7 @@ func parseShardFile(data []byte) (*ShardFile, error) {
 	r := shardReader{data: data[len(magic):end]}
 	f := &ShardFile{Tool: r.field("tool"), Name: r.field("experiment"), Hash: r.field("hash")}
 	r.scan(r.field("shard"), "%d of %d", &f.Shard.I, &f.Shard.N)
-	var pieces int
+	var pieces, tallies int
 	r.scan(r.field("pieces"), "%d", &pieces)
 	for range pieces {
 		if r.err != nil {
@@ -175,18 +214,31 @@ func parseShardFile(data []byte) (*ShardFile, error) {
 		r.scan(r.field("piece"), "%d %d %d", &p.Source, &p.Lo, &p.Hi)
 		f.Pieces = append(f.Pieces, p)
 	}
-	for r.err == nil && len(r.data) > 0 {
-		var t SourceTally
-		var size int
-		r.scan(r.field("tally"), "%d %d", &t.Source, &size)
-		data := r.bytes(size)
-		if r.err == nil {
-			t.Tally = new(model.Tally)
-			if err := t.Tally.UnmarshalBinary(data); err != nil {
-				r.err = fmt.Errorf("tally of source %d: %w", t.Source, err)
-			}
+	r.scan(r.field("tallies"), "%d", &tallies)
+	for range tallies {
+		if r.err != nil {
+			break
 		}
+		var t RangeTally
+		var size int
+		r.scan(r.field("tally"), "%d %d %d %d", &t.Source, &t.Lo, &t.Hi, &size)
+		t.Data = r.bytes(size)
 		f.Tallies = append(f.Tallies, t)
+	}
+	// What follows the tallies is the signature line, if any, and nothing
+	// else.
+	if r.err == nil && len(r.data) > 0 {
+		f.signed = data[:end-len(r.data)]
+		mac, err := hex.DecodeString(r.field("hmac-sha256"))
+		switch {
+		case r.err != nil:
+		case err != nil || len(mac) != sha256.Size:
+			r.err = errors.New("the signature line holds no HMAC-SHA256")
+		case len(r.data) > 0:
+			r.err = fmt.Errorf("line %q after the signature", truncate(r.data))
+		default:
+			f.mac = mac
+		}
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -257,12 +309,12 @@ func truncate(line []byte) string {
 	return string(line)
 }
 
-// writeShardFile writes f to path atomically (see atomicfs.WriteFile): a
-// killed shard leaves no file at path, only a hidden temporary file that
-// merge ignores.
-func writeShardFile(path string, f *ShardFile) error {
+// writeShardFile writes a shard file's bytes to path atomically (see
+// atomicfs.WriteFile): a killed shard leaves no file at path, only a
+// hidden temporary file that merge ignores.
+func writeShardFile(path string, data []byte) error {
 	return atomicfs.WriteFile(path, func(w *bufio.Writer) error {
-		_, err := f.WriteTo(w)
+		_, err := w.Write(data)
 		return err
 	})
 }

@@ -19,15 +19,20 @@ func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		sets    []string
 		formats formatsFlag
 		quiet   bool
+		verify  string
 	)
 	cmd := &cobra.Command{
-		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...",
+		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] [--verify sample|all|none] FILE...",
 		Short: "Merge the shard files in OUT/<name>/shards/ into the tables of one run",
 		Long: `Merge the shard files that ckptlab run --shard I/N wrote into
 OUT/<name>/shards/ and write the tables into OUT/<name>/, byte for byte
 those of an unsharded run. Give the same FILE, CKPTLAB_ variables and
 --set as the shards. Missing shards are listed by index (exit 1); shard
-files of another experiment or N, present twice, or damaged are refused.`,
+files of another experiment or N, present twice, or damaged are refused
+(exit 1). Merge counts again one range of subscribers in 32 of each
+shard file (--verify all: every range, none: none) and refuses a file
+whose count differs; with CKPTLAB_SHARD_KEY set, it refuses files not
+signed with that key.`,
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -37,6 +42,15 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if out == "-" {
 				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
 			}
+			v, err := runner.ParseVerify(verify)
+			if err != nil {
+				return usagef(cmd, "%v", err)
+			}
+			key, err := shardKey()
+			if err != nil {
+				return usagef(cmd, "%v", err)
+			}
+			opt := runner.Options{Verify: v, ShardKey: key}
 			exps, err := loadExperiments("merge", files, sets, stderr)
 			if err != nil {
 				return err
@@ -47,7 +61,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 				return exitCode(code)
 			}
 			for _, e := range exps {
-				if err := mergeOne(ctx, e, out, formats.list, quiet, stdout, stderr); err != nil {
+				if err := mergeOne(ctx, e, out, opt, formats.list, quiet, stdout, stderr); err != nil {
 					return exitCode(failed(ctx, "merge", e.File, err, stderr))
 				}
 			}
@@ -58,12 +72,13 @@ files of another experiment or N, present twice, or damaged are refused.`,
 	addSetFlagUsage(cmd, &sets, "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
 	addFormatFlag(cmd, &formats)
 	addQuietFlag(cmd, &quiet)
+	cmd.Flags().StringVar(&verify, "verify", "sample", "count again one subscriber range in 32 of each shard file (`sample`), every range (all) or none, and refuse a shard whose count differs")
 	return cmd
 }
 
 // mergeOne merges one experiment's shards and writes its set, as run does.
-func mergeOne(ctx context.Context, e *experiment.Experiment, out string, formats []string, quiet bool, stdout, stderr io.Writer) error {
-	res, err := runner.Merge(ctx, e, out)
+func mergeOne(ctx context.Context, e *experiment.Experiment, out string, opt runner.Options, formats []string, quiet bool, stdout, stderr io.Writer) error {
+	res, err := runner.Merge(ctx, e, out, opt)
 	if err != nil {
 		return err
 	}

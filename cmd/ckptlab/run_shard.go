@@ -20,8 +20,12 @@ func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f r
 	// Shards of one run share the folder's lock for the moment each renames
 	// its file in: a wait for it is short and normal, not worth a word.
 	ctx = atomicfs.OnLockWait(ctx, func(string) {})
+	key, err := shardKey()
+	if err != nil {
+		return err
+	}
 	report, finish := newProgress(stderr, f.quiet)
-	run, err := runner.RunShard(ctx, e, runner.Options{Jobs: f.jobs, Progress: report}, s, f.out)
+	run, err := runner.RunShard(ctx, e, runner.Options{Jobs: f.jobs, Progress: report, ShardKey: key}, s, f.out)
 	finish()
 	if run.Replaced != nil {
 		fmt.Fprintf(stderr, "ckptlab run: %s: made again: %v\n", run.Path, run.Replaced)
@@ -57,5 +61,19 @@ func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
 	if f.out == "-" {
 		return usagef(cmd, "a shard writes its file into OUT/<name>/shards/, and -o - names no folder")
 	}
+	if _, err := shardKey(); err != nil {
+		return usagef(cmd, "%v", err)
+	}
 	return nil
+}
+
+// shardKey returns the key of CKPTLAB_SHARD_KEY that signs shard files,
+// nil if the variable is not set. Set and empty, as an unset variable in a
+// job's template leaves it, it is an error rather than no key.
+func shardKey() ([]byte, error) {
+	key, ok := os.LookupEnv(experiment.ShardKeyVar)
+	if ok && key == "" {
+		return nil, fmt.Errorf("%s is set but empty: give it the key that signs shard files, or unset it", experiment.ShardKeyVar)
+	}
+	return []byte(key), nil
 }

@@ -258,3 +258,47 @@ func TestShardsBesideRuns(t *testing.T) {
 		sameFiles(t, ref, out)
 	}
 }
+
+// TestShardKeyAndVerify checks run --shard and merge with CKPTLAB_SHARD_KEY
+// and --verify: signed shards merge with their key and are refused with
+// another (exit 1), an empty key or a bad --verify is a usage error (exit
+// 2), and the variable is not read as a key of the experiment.
+func TestShardKeyAndVerify(t *testing.T) {
+	out := t.TempDir()
+	t.Setenv("CKPTLAB_SHARD_KEY", "the key")
+	for i := 1; i <= 2; i++ {
+		if code, _, stderr := ckptlab("run", "-q", "-o", out, "--shard", fmt.Sprintf("%d/2", i), lessonFile); code != exitOK {
+			t.Fatalf("run --shard %d/2 with a key: exit %d: %s", i, code, stderr)
+		}
+	}
+	shard := filepath.Join(out, "lesson", "shards", "1-of-2")
+	if data, _ := os.ReadFile(shard); !bytes.Contains(data, []byte("\nhmac-sha256: ")) {
+		t.Fatalf("%s is not signed", shard)
+	}
+	tests := []struct {
+		key  string // "-" for no variable
+		args []string
+		code int
+		want string
+	}{
+		{"the key", []string{"merge", "-q", "-o", out, lessonFile}, exitOK, ""},
+		{"the key", []string{"merge", "-q", "-o", out, "--verify", "all", lessonFile}, exitOK, ""},
+		{"-", []string{"merge", "-q", "-o", out, "--verify", "none", lessonFile}, exitOK, ""},
+		{"another key", []string{"merge", "-q", "-o", out, lessonFile}, exitFailed, shard + ": its signature is not one made with the key of CKPTLAB_SHARD_KEY"},
+		{"", []string{"merge", "-q", "-o", out, lessonFile}, exitBadUser, "CKPTLAB_SHARD_KEY is set but empty"},
+		{"", []string{"run", "-q", "-o", out, "--shard", "1/2", lessonFile}, exitBadUser, "CKPTLAB_SHARD_KEY is set but empty"},
+		{"the key", []string{"merge", "-q", "-o", out, "--verify", "some", lessonFile}, exitBadUser, `--verify "some": want sample`},
+		{"the key", []string{"validate", lessonFile}, exitOK, ""},
+	}
+	for _, tt := range tests {
+		if tt.key == "-" {
+			os.Unsetenv("CKPTLAB_SHARD_KEY")
+		} else {
+			os.Setenv("CKPTLAB_SHARD_KEY", tt.key)
+		}
+		code, _, stderr := ckptlab(tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) {
+			t.Errorf("CKPTLAB_SHARD_KEY=%q ckptlab %s: exit %d, stderr %q; want %d and %q", tt.key, strings.Join(tt.args, " "), code, stderr, tt.code, tt.want)
+		}
+	}
+}

@@ -11,6 +11,10 @@ import (
 // key: CKPTLAB_STATE_ROWS sets state_rows.
 const envPrefix = "CKPTLAB_"
 
+// ShardKeyVar is the variable of the key that signs shard files (package
+// runner): the one CKPTLAB_ variable that is not a key of an experiment.
+const ShardKeyVar = "CKPTLAB_SHARD_KEY"
+
 // Overrides are values that replace those of an experiment file. In
 // increasing precedence: the file, the environment variables, the --set
 // arguments. Every value is YAML in flow syntax and is checked as a value
@@ -20,7 +24,8 @@ const envPrefix = "CKPTLAB_"
 // followed by the key with its underscores, so CKPTLAB_STATE_ROWS is
 // state_rows. Names match exactly, as environment variables do on POSIX
 // systems: CKPTLAB_State_Rows and --set State_Rows=1 are unknown keys, and
-// errors. Any variable that starts with CKPTLAB_ must name a key.
+// errors. Any variable that starts with CKPTLAB_ must name a key, but
+// ShardKeyVar.
 type Overrides struct {
 	Env  []string // the environment, in os.Environ form: NAME=value
 	Sets []string // --set arguments: key=value
@@ -39,7 +44,7 @@ func (l *loader) readEnv(env []string) {
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		rest, ok := strings.CutPrefix(name, envPrefix)
-		if !ok {
+		if !ok || name == ShardKeyVar {
 			continue
 		}
 		p := place{File: OriginEnv, Name: name}
