@@ -57,12 +57,14 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 		return out, err
 	}
 	// The metric columns of both sides, in the new side's order.
+	oldAt, newAt := indexOf(oh), indexOf(nh)
+	oKey, nKey := setOf(oAll), setOf(nAll)
 	var newIdx, oldIdx []int
 	for j, name := range nh {
-		if slices.Contains(nAll, j) {
+		if nKey[j] {
 			continue
 		}
-		if i := slices.Index(oh, name); i >= 0 {
+		if i, ok := oldAt[name]; ok {
 			newIdx, oldIdx = append(newIdx, j), append(oldIdx, i)
 			out.Columns = append(out.Columns, Column{Name: name})
 		} else {
@@ -70,7 +72,7 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 		}
 	}
 	for i, name := range oh {
-		if !slices.Contains(oAll, i) && !slices.Contains(nh, name) {
+		if _, ok := newAt[name]; !ok && !oKey[i] {
 			out.OnlyOldColumns = append(out.OnlyOldColumns, name)
 		}
 	}
@@ -125,6 +127,26 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 	}
 	out.OnlyOld, out.OnlyNew = int64(len(pendingOld)), int64(len(pendingNew))
 	return out, nil
+}
+
+// indexOf maps each name of a header to its first column.
+func indexOf(header []string) map[string]int {
+	m := make(map[string]int, len(header))
+	for j, name := range header {
+		if _, seen := m[name]; !seen {
+			m[name] = j
+		}
+	}
+	return m
+}
+
+// setOf returns the columns idx as a set.
+func setOf(idx []int) map[int]bool {
+	m := make(map[int]bool, len(idx))
+	for _, j := range idx {
+		m[j] = true
+	}
+	return m
 }
 
 // openGrid opens grid.csv of a side for reading row by row.
