@@ -177,18 +177,17 @@ func (c *Column) add(o, n string, at func() Key) {
 	c.Changed++
 	ov, oerr := strconv.ParseFloat(o, 64)
 	nv, nerr := strconv.ParseFloat(n, 64)
-	if oerr != nil || nerr != nil {
+	delta := nv - ov
+	if oerr != nil || nerr != nil || math.IsNaN(delta) { // not numbers, or no difference of numbers
 		if c.First == nil {
 			c.First = &Change{At: at(), Old: o, New: n}
 		}
 		return
 	}
-	delta := nv - ov
 	if c.Largest == nil || math.Abs(delta) > math.Abs(c.Largest.Delta) {
 		c.Largest = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: relative(delta, ov)}
 	}
-	if ov != 0 {
-		rel := relative(delta, ov)
+	if rel := relative(delta, ov); ov != 0 && !math.IsNaN(rel) {
 		if c.LargestRelative == nil || math.Abs(rel) > math.Abs(c.LargestRelative.Relative) {
 			c.LargestRelative = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: rel}
 		}

@@ -57,8 +57,8 @@ func TestDiffRevision(t *testing.T) {
 	}
 	for _, want := range []string{
 		"a: HEAD:experiments/a.yaml → experiments/a.yaml\nsettings: 1 key differs\n  state_rows: [subscribers] (default) → [400] (from base/stream.yaml)",
-		"p = 0.75: expected total picks 6 → none (809.1 → 900)",
-		"b: HEAD:experiments/b.yaml → experiments/b.yaml\nsettings: unchanged\ndecisions: unchanged\n",
+		"p = 0.7500: expected total picks 6 → none (809.1 → 900.0)",
+		"\nb: unchanged (HEAD:experiments/b.yaml → experiments/b.yaml, 24 points)\n",
 		"gone: HEAD:experiments/gone.yaml is deleted",
 		"new: experiments/new.yaml is new",
 	} {
@@ -127,9 +127,9 @@ func TestDiffBadInput(t *testing.T) {
 }
 
 // TestDiffOutputFolders compares a folder a run wrote with an experiment
-// file: identical, then with --set on the file.
+// file, and with a changed file.
 func TestDiffOutputFolders(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n"})
+	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n", "a5.yaml": "name: a\nintervals: [none, 6, 4, 3, 2]\n"})
 	a, out := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "out")
 	if code, _, stderr := ckptlab("run", "-q", "--format", "csv", "-o", out, a); code != 0 {
 		t.Fatal(stderr)
@@ -137,8 +137,8 @@ func TestDiffOutputFolders(t *testing.T) {
 	if code, stdout, _ := ckptlab("diff", filepath.Join(out, "a"), a); code != exitOK {
 		t.Errorf("a run against its file = %d:\n%s", code, stdout)
 	}
-	code, stdout, _ := ckptlab("diff", "--set", "intervals=[none, 6, 4, 3, 2]", filepath.Join(out, "a"), a)
-	if code != exitFailed || !strings.Contains(stdout, "intervals: [none, 6, 4, 3, 2, 1] (default) → [none, 6, 4, 3, 2] (--set); removed 1") ||
+	code, stdout, _ := ckptlab("diff", filepath.Join(out, "a"), filepath.Join(dir, "a5.yaml"))
+	if code != exitFailed || !strings.Contains(stdout, "intervals: [none, 6, 4, 3, 2, 1] (default) → [none, 6, 4, 3, 2]; removed 1") ||
 		!strings.Contains(stdout, "grid.csv: 20 points in both unchanged; 4 points only in the old side\n") {
 		t.Errorf("a removed interval = %d:\n%s", code, stdout)
 	}
