@@ -78,12 +78,19 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 	}
 	cmp := func(orow, nrow []string) {
 		out.Points++
+		var k Key // the point's key, made once if a change needs it
+		at := func() Key {
+			if k == nil {
+				k, _ = keyOf(nh, nk, nrow)
+			}
+			return k
+		}
 		for c := range out.Columns {
 			o, n := orow[oldIdx[c]], nrow[newIdx[c]]
 			if o == n {
 				continue // the same text is the same value
 			}
-			out.Columns[c].add(o, n, func() Key { k, _ := keyOf(nh, nk, nrow); return k })
+			out.Columns[c].add(o, n, at)
 		}
 	}
 	pendingOld, pendingNew := map[string][]string{}, map[string][]string{}

@@ -299,6 +299,9 @@ func pointsText(n int64) string {
 
 // signed writes a change with its sign, in the shortest form.
 func signed(d float64) string {
+	if math.IsInf(d, 0) || math.IsNaN(d) {
+		return strconv.FormatFloat(d, 'g', -1, 64) // +Inf, -Inf, NaN
+	}
 	s := strconv.FormatFloat(d, 'f', -1, 64)
 	if math.Abs(d) >= 1 && d != math.Trunc(d) {
 		s = strconv.FormatFloat(d, 'f', 1, 64)

@@ -82,15 +82,13 @@ func (t *Tree) Close() error {
 	return err
 }
 
-// gitEnv is the environment git runs in: no prompt for credentials and no
-// fetch of missing objects, whatever the repository's configuration says.
-var gitEnv = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1")
-
-// command returns git with args, to run in dir.
+// command returns git with args, to run in dir with no prompt for
+// credentials and no fetch of missing objects, whatever the repository's
+// configuration says.
 func command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1")
 	return cmd
 }
 
