@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -62,17 +63,27 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 			ctx, stop := interruptContext()
 			defer stop()
 			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil)}
-			defer o.Close()
 			var report *compare.Report
 			var err error
-			if rev != "" {
-				report, err = o.Revision(rev, args)
-			} else {
-				report, err = o.Pair(args[0], args[1])
+			done := make(chan struct{})
+			go func() { // diff writes nothing until the end: a signal ends it at once, blocked in a read or not
+				defer close(done)
+				if rev != "" {
+					report, err = o.Revision(rev, args)
+				} else {
+					report, err = o.Pair(args[0], args[1])
+				}
+			}()
+			select {
+			case <-done:
+				o.Close()
+			case <-ctx.Done():
+				fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", context.Cause(ctx))
+				return exitCode(exitInterrupted)
 			}
 			if err != nil {
 				if ctx.Err() != nil {
-					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", ctx.Err())
+					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", context.Cause(ctx))
 					return exitCode(exitInterrupted)
 				}
 				var list experiment.ErrorList

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -119,5 +122,50 @@ func TestDiffCIRecipe(t *testing.T) {
 			}
 			os.Remove(filepath.Join(dir, "diff.md"))
 		})
+	}
+}
+
+// TestDiffSignal: SIGTERM ends a diff blocked in a read (a FIFO as
+// grid.csv) with exit 130 within a second. A diff that refuses the FIFO
+// before the signal, exit 2, is as good.
+func TestDiffSignal(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := ckptlab("run", "-q", "--format", "csv", "-o", dir, lessonFile); code != 0 {
+		t.Fatal(stderr)
+	}
+	old, new := filepath.Join(dir, "lesson"), filepath.Join(t.TempDir(), "lesson")
+	if err := os.CopyFS(new, os.DirFS(old)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(new, "grid.csv"))
+	if err := syscall.Mkfifo(filepath.Join(new, "grid.csv"), 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	cmd := helper(t, "diff", old, new)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if code := cmd.ProcessState.ExitCode(); code != exitBadUser {
+			t.Fatalf("diff of a FIFO ended before the signal with %v, %d: %s", err, code, stderr.String())
+		}
+		return
+	case <-time.After(500 * time.Millisecond):
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "ckptlab diff: stopped by terminated") {
+			t.Errorf("after SIGTERM: exit %d, %q; want 130", code, stderr.String())
+		}
+	case <-time.After(time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Errorf("SIGTERM did not end a diff blocked in a read within a second")
 	}
 }
