@@ -154,9 +154,9 @@ type Column struct {
 
 // Change is one value's change at one point.
 type Change struct {
-	At       Key     `json:"at"`
-	Old      string  `json:"old"`
-	New      string  `json:"new"`
+	At  Key    `json:"at"`
+	Old string `json:"old"`
+	New string `json:"new"`
 	// Delta is new - old, 0 for a column that is not numeric; Relative
 	// is delta / |old|, 0 when old is 0. Either is null in JSON when it is
 	// not finite (a difference past float64's range).
