@@ -113,15 +113,16 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		olds, err := o.loadArg(then, arg)
+		if err != nil {
+			return nil, fmt.Errorf("at %s:\n%w", rev, err)
+		}
+		news, err := o.loadArg(experiment.Disk, arg)
+		if err != nil {
+			return nil, err
+		}
 		for _, path := range paths {
-			old, err := o.load(then, path)
-			if err != nil {
-				return nil, fmt.Errorf("at %s:\n%w", rev, err)
-			}
-			new, err := o.load(experiment.Disk, path)
-			if err != nil {
-				return nil, err
-			}
+			old, new := olds[filepath.Clean(path)], news[filepath.Clean(path)]
 			label := revLabel(rev, o.trees[rev].Root, path)
 			switch {
 			case old == nil && new == nil:
@@ -192,25 +193,31 @@ func filesOf(arg string, then experiment.Files) ([]string, error) {
 	return out, nil
 }
 
-// load loads the experiment at path from files: nil for a file absent
-// there, or a base.
-func (o *Opener) load(files experiment.Files, path string) (*experiment.Experiment, error) {
-	if _, err := files.ReadFile(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+// loadArg loads the experiments of arg, a file or a folder, from files as
+// run loads them: a folder's files together, each base checked in the
+// experiments that extend it. A file or folder absent there has none;
+// bases are left out. The experiments are keyed by their cleaned paths.
+func (o *Opener) loadArg(files experiment.Files, arg string) (map[string]*experiment.Experiment, error) {
+	out := map[string]*experiment.Experiment{}
+	if files.IsDir(arg) {
+		names, err := files.ReadDir(arg)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", arg, err)
 		}
-		if files.IsDir(path) {
-			return nil, fmt.Errorf("%s: is a folder", path)
+		if !slices.ContainsFunc(names, experiment.IsExperimentFile) {
+			return out, nil
 		}
+	} else if _, err := files.ReadFile(arg); errors.Is(err, os.ErrNotExist) {
+		return out, nil
 	}
-	b, err := experiment.LoadArgs(files, []string{path}, o.Overrides, experiment.CheckBases)
+	b, err := experiment.LoadArgs(files, []string{arg}, o.Overrides, experiment.CheckBases)
 	if err != nil {
 		return nil, err
 	}
-	if len(b.Experiments) == 0 {
-		return nil, nil
+	for _, e := range b.Experiments {
+		out[filepath.Clean(e.File)] = e
 	}
-	return b.Experiments[0], nil
+	return out, nil
 }
 
 // Pair compares two sides: their settings, decisions, envelopes and grids.
