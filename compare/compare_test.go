@@ -49,11 +49,41 @@ func TestIdenticalIsSame(t *testing.T) {
 	if e.Status != StatusSame || len(e.Settings) != 0 || e.Grid.Points != 24 {
 		t.Errorf("identical: status %s, settings %v, points %d", e.Status, e.Settings, e.Grid.Points)
 	}
-	var b bytes.Buffer
-	Write(&b, &Report{Experiments: []Experiment{e}}, FormatText)
-	for _, want := range []string{"settings: unchanged\n", "decisions: unchanged\n", "break-even envelopes: unchanged\n", "grid.csv: unchanged (24 points)\n"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, b.String())
+}
+
+// TestUnchangedIsOneLine: an experiment that did not change is one line
+// in every format.
+func TestUnchangedIsOneLine(t *testing.T) {
+	e := pair(t, lesson, lesson)
+	e.Old, e.New = "HEAD:experiments/lesson.yaml", "experiments/lesson.yaml"
+	for _, tt := range []struct {
+		format, want string
+	}{
+		{FormatText, "lesson: unchanged (HEAD:experiments/lesson.yaml → experiments/lesson.yaml, 24 points)\n"},
+		{FormatMD, "- lesson: unchanged (HEAD:experiments/lesson.yaml → experiments/lesson.yaml, 24 points)\n"},
+		{FormatJSON, `{"name":"lesson","old":"HEAD:experiments/lesson.yaml","new":"experiments/lesson.yaml","status":"same",`},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, &Report{Kind: results.JSONKindDiff, Version: results.JSONVersion, Experiments: []Experiment{e, e}}, tt.format); err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		for l := range strings.Lines(b.String()) {
+			if strings.Contains(l, "lesson") {
+				lines++
+				if !strings.Contains(l, strings.TrimSuffix(tt.want, "\n")) {
+					t.Errorf("%s: the line of an unchanged experiment is %q, want %q", tt.format, l, tt.want)
+				}
+			}
+		}
+		if lines != 2 {
+			t.Errorf("%s: %d lines name the two unchanged experiments, want 2:\n%s", tt.format, lines, b.String())
+		}
+		if tt.format == FormatJSON {
+			var r Report
+			if err := json.Unmarshal(b.Bytes(), &r); err != nil || len(r.Experiments) != 2 || r.Experiments[1].Grid.Points != 24 {
+				t.Errorf("the JSON does not read back: %v, %+v", err, r)
+			}
 		}
 	}
 }
@@ -79,7 +109,7 @@ func TestChangedStateRows(t *testing.T) {
 	if !found {
 		t.Errorf("no change of the expected total at p = 0.75 from 6 to none in %+v", e.Decisions.Changed)
 	}
-	if len(e.Envelopes.Changed) != 1 || piecesText(e.Envelopes.Changed[0].Old) != "none on [0, 11/18], 6 on [11/18, 11/12], 4 on [11/12, 1]" {
+	if len(e.Envelopes.Changed) != 1 || piecesText(e.Envelopes.Changed[0].Old) != "none on [0, 11/18 (0.6111)], 6 on [11/18 (0.6111), 11/12 (0.9167)], 4 on [11/12 (0.9167), 1]" {
 		t.Errorf("envelopes %+v", e.Envelopes)
 	}
 	for _, c := range e.Grid.Columns {
@@ -301,18 +331,62 @@ func joinKey(r map[string]string, key []string) string {
 	return strings.Join(parts, "\x00")
 }
 
-// TestMarkdownBounded writes the Markdown of a large report: it folds
-// long parts and stays under the limit.
-func TestMarkdownBounded(t *testing.T) {
-	e := pair(t, "name: m\nsubscribers: {from: 100, to: 400, step: 100}\nprobabilities: {from: 0.05, to: 1, step: 0.05}\n",
-		"name: m\nsubscribers: {from: 100, to: 400, step: 100}\nprobabilities: {from: 0.05, to: 1, step: 0.05}\nstate_rows: 300\n")
-	r := &Report{Experiments: slices.Repeat([]Experiment{e}, 400)}
-	var b bytes.Buffer
-	if err := Write(&b, r, FormatMD); err != nil {
-		t.Fatal(err)
-	}
-	md := b.String()
-	if len(md) >= MarkdownLimit || !strings.Contains(md, "<details>") || !strings.Contains(md, "more experiments, left out") {
-		t.Errorf("Markdown of %d bytes, folded %v, cut %v", len(md), strings.Contains(md, "<details>"), strings.Contains(md, "left out"))
+// TestMarkdownFits writes the Markdown of folders of many experiments:
+// each stays under GitHub's limit of a comment, in full while it fits,
+// then folded, then summarised a line a part, then a row an experiment,
+// and past that counts the experiments left out.
+func TestMarkdownFits(t *testing.T) {
+	src := "name: m\nsubscribers: {from: 100, to: 400, step: 100}\nprobabilities: {from: 0.05, to: 1, step: 0.05}\n"
+	changed, same := pair(t, src, src+"state_rows: 300\n"), pair(t, lesson, lesson)
+	for _, tt := range []struct {
+		changed, same int
+		want          []string // in the Markdown
+		wantNot       []string
+		allNamed      bool // every changed experiment is named
+	}{
+		{1, 0, []string{"<details><summary>120 lines</summary>", "- … and 20 more\n"}, []string{"Shortened"}, true},
+		{1, 3, []string{"### Unchanged (3)\n\n- same0: unchanged (", "- same2: unchanged ("}, []string{"Shortened"}, true},
+		{20, 0, []string{"Shortened", "<details><summary>120 lines</summary>", "- … and 110 more\n"}, nil, true},
+		{20, 2000, []string{"Shortened", "<details>", "### Unchanged (2,000)\n\nsame0, same1,"}, []string{"same0: unchanged"}, true},
+		{100, 0, []string{"Shortened", "**decisions**: 0 choices changed"}, []string{"<details>"}, true},
+		{180, 0, []string{"| experiment | settings |", "| m179 | 1 key differs |"}, []string{"**decisions**"}, true},
+		{1000, 5, []string{"| m0 | 1 key differs |", "more changed experiments, left out to keep this under 65,536 characters", "\n5 unchanged: same0, same1, same2, same3, same4\n"}, nil, false},
+	} {
+		r := &Report{}
+		for i := range tt.changed {
+			e := changed
+			e.Name = "m" + strconv.Itoa(i)
+			r.Experiments = append(r.Experiments, e)
+		}
+		for i := range tt.same {
+			e := same
+			e.Name = "same" + strconv.Itoa(i)
+			r.Experiments = append(r.Experiments, e)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, r, FormatMD); err != nil {
+			t.Fatal(err)
+		}
+		md := b.String()
+		if len(md) >= MarkdownLimit {
+			t.Errorf("%d changed, %d unchanged: %d bytes, want under %d", tt.changed, tt.same, len(md), MarkdownLimit)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(md, w) {
+				t.Errorf("%d changed, %d unchanged: the Markdown lacks %q", tt.changed, tt.same, w)
+			}
+		}
+		for _, w := range tt.wantNot {
+			if strings.Contains(md, w) {
+				t.Errorf("%d changed, %d unchanged: the Markdown has %q", tt.changed, tt.same, w)
+			}
+		}
+		if tt.allNamed {
+			for i := range tt.changed {
+				if name := "m" + strconv.Itoa(i); !strings.Contains(md, "### "+name+"\n") && !strings.Contains(md, "| "+name+" |") {
+					t.Errorf("%d changed, %d unchanged: %s is not named", tt.changed, tt.same, name)
+				}
+			}
+		}
 	}
 }

@@ -57,12 +57,14 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 		return out, err
 	}
 	// The metric columns of both sides, in the new side's order.
+	oldAt, newAt := indexOf(oh), indexOf(nh)
+	oKey, nKey := setOf(oAll), setOf(nAll)
 	var newIdx, oldIdx []int
 	for j, name := range nh {
-		if slices.Contains(nAll, j) {
+		if nKey[j] {
 			continue
 		}
-		if i := slices.Index(oh, name); i >= 0 {
+		if i, ok := oldAt[name]; ok {
 			newIdx, oldIdx = append(newIdx, j), append(oldIdx, i)
 			out.Columns = append(out.Columns, Column{Name: name})
 		} else {
@@ -70,18 +72,25 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 		}
 	}
 	for i, name := range oh {
-		if !slices.Contains(oAll, i) && !slices.Contains(nh, name) {
+		if _, ok := newAt[name]; !ok && !oKey[i] {
 			out.OnlyOldColumns = append(out.OnlyOldColumns, name)
 		}
 	}
 	cmp := func(orow, nrow []string) {
 		out.Points++
+		var k Key // the point's key, made once if a change needs it
+		at := func() Key {
+			if k == nil {
+				k, _ = keyOf(nh, nk, nrow)
+			}
+			return k
+		}
 		for c := range out.Columns {
 			o, n := orow[oldIdx[c]], nrow[newIdx[c]]
 			if o == n {
 				continue // the same text is the same value
 			}
-			out.Columns[c].add(o, n, func() Key { k, _ := keyOf(nh, nk, nrow); return k })
+			out.Columns[c].add(o, n, at)
 		}
 	}
 	pendingOld, pendingNew := map[string][]string{}, map[string][]string{}
@@ -127,6 +136,26 @@ func compareGrid(old, new *Side, key []string) (Grid, error) {
 	return out, nil
 }
 
+// indexOf maps each name of a header to its first column.
+func indexOf(header []string) map[string]int {
+	m := make(map[string]int, len(header))
+	for j, name := range header {
+		if _, seen := m[name]; !seen {
+			m[name] = j
+		}
+	}
+	return m
+}
+
+// setOf returns the columns idx as a set.
+func setOf(idx []int) map[int]bool {
+	m := make(map[int]bool, len(idx))
+	for _, j := range idx {
+		m[j] = true
+	}
+	return m
+}
+
 // openGrid opens grid.csv of a side for reading row by row.
 func openGrid(s *Side) (*csv.Reader, io.Closer, error) {
 	rc, err := s.open(gridTable)
@@ -155,18 +184,17 @@ func (c *Column) add(o, n string, at func() Key) {
 	c.Changed++
 	ov, oerr := strconv.ParseFloat(o, 64)
 	nv, nerr := strconv.ParseFloat(n, 64)
-	if oerr != nil || nerr != nil {
+	delta := nv - ov
+	if oerr != nil || nerr != nil || math.IsNaN(delta) { // not numbers, or no difference of numbers
 		if c.First == nil {
 			c.First = &Change{At: at(), Old: o, New: n}
 		}
 		return
 	}
-	delta := nv - ov
 	if c.Largest == nil || math.Abs(delta) > math.Abs(c.Largest.Delta) {
 		c.Largest = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: relative(delta, ov)}
 	}
-	if ov != 0 {
-		rel := relative(delta, ov)
+	if rel := relative(delta, ov); ov != 0 && !math.IsNaN(rel) {
 		if c.LargestRelative == nil || math.Abs(rel) > math.Abs(c.LargestRelative.Relative) {
 			c.LargestRelative = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: rel}
 		}

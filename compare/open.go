@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ckptlab/internal/gitrev"
+	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
 
@@ -21,8 +22,11 @@ type Opener struct {
 	Overrides experiment.Overrides
 	// Dir is the folder whose repository REV:PATH reads; "" is the
 	// current folder.
-	Dir   string
-	trees map[string]*gitrev.Tree
+	Dir string
+	// Limits are checked before an experiment file is evaluated, as run
+	// checks them; their Jobs evaluate it.
+	Limits runner.Limits
+	trees  map[string]*gitrev.Tree
 }
 
 // Side opens one side: an output folder (a folder with experiment.yaml),
@@ -31,9 +35,9 @@ type Opener struct {
 func (o *Opener) Side(arg string) (*Side, error) {
 	if fi, err := os.Stat(arg); err == nil {
 		if fi.IsDir() {
-			return FolderSide(arg)
+			return o.folderSide(arg)
 		}
-		return ExperimentSide(o.Ctx, experiment.Disk, arg, arg, o.Overrides)
+		return o.experimentSide(experiment.Disk, arg, arg)
 	}
 	rev, path, ok := strings.Cut(arg, ":")
 	if !ok || rev == "" || path == "" {
@@ -43,7 +47,7 @@ func (o *Opener) Side(arg string) (*Side, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := ExperimentSide(o.Ctx, files, path, arg, o.Overrides)
+	s, err := o.experimentSide(files, revPath(o.trees[rev].Root, path), arg)
 	if err != nil {
 		return nil, fmt.Errorf("at %s:\n%w", rev, err)
 	}
@@ -103,21 +107,23 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		return nil, err
 	}
 	r := newReport()
+	var pairs []pending
 	for _, arg := range args {
 		paths, err := filesOf(arg, then)
 		if err != nil {
 			return nil, err
 		}
+		olds, err := o.loadArg(then, arg)
+		if err != nil {
+			return nil, fmt.Errorf("at %s:\n%w", rev, err)
+		}
+		news, err := o.loadArg(experiment.Disk, arg)
+		if err != nil {
+			return nil, err
+		}
 		for _, path := range paths {
-			old, err := o.load(then, path)
-			if err != nil {
-				return nil, fmt.Errorf("at %s:\n%w", rev, err)
-			}
-			new, err := o.load(experiment.Disk, path)
-			if err != nil {
-				return nil, err
-			}
-			label := rev + ":" + filepath.ToSlash(path)
+			old, new := olds[filepath.Clean(path)], news[filepath.Clean(path)]
+			label := revLabel(rev, o.trees[rev].Root, path)
 			switch {
 			case old == nil && new == nil:
 				continue // a base, or absent, on both sides
@@ -128,22 +134,34 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 				r.Experiments = append(r.Experiments, Experiment{Name: old.Name, Old: label, Status: StatusRemoved})
 				continue
 			}
-			os, err := EvaluatedSide(o.Ctx, old, label)
+			os, err := o.evaluated(old, label)
 			if err != nil {
 				return nil, err
 			}
-			ns, err := EvaluatedSide(o.Ctx, new, path)
+			ns, err := o.evaluated(new, path)
 			if err != nil {
 				return nil, err
 			}
-			e, err := Pair(os, ns)
-			if err != nil {
-				return nil, err
-			}
-			r.Experiments = append(r.Experiments, e)
+			pairs = append(pairs, pending{len(r.Experiments), os, ns})
+			r.Experiments = append(r.Experiments, Experiment{})
 		}
 	}
+	// Every file is checked before any is evaluated.
+	for i, p := range pairs {
+		e, err := Pair(p.old, p.new)
+		if err != nil {
+			return nil, err
+		}
+		r.Experiments[p.at] = e
+		pairs[i] = pending{} // its evaluations are done with
+	}
 	return r, nil
+}
+
+// pending is a pair of sides to compare, and where its report goes.
+type pending struct {
+	at       int
+	old, new *Side
 }
 
 // filesOf returns the experiment files arg names: itself, or for a folder
@@ -175,30 +193,41 @@ func filesOf(arg string, then experiment.Files) ([]string, error) {
 	return out, nil
 }
 
-// load loads the experiment at path from files: nil for a file absent
-// there, or a base.
-func (o *Opener) load(files experiment.Files, path string) (*experiment.Experiment, error) {
-	if _, err := files.ReadFile(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+// loadArg loads the experiments of arg, a file or a folder, from files as
+// run loads them: a folder's files together, each base checked in the
+// experiments that extend it. A file or folder absent there has none;
+// bases are left out. The experiments are keyed by their cleaned paths.
+func (o *Opener) loadArg(files experiment.Files, arg string) (map[string]*experiment.Experiment, error) {
+	out := map[string]*experiment.Experiment{}
+	if files.IsDir(arg) {
+		names, err := files.ReadDir(arg)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", arg, err)
 		}
-		if files.IsDir(path) {
-			return nil, fmt.Errorf("%s: is a folder", path)
+		if !slices.ContainsFunc(names, experiment.IsExperimentFile) {
+			return out, nil
 		}
+	} else if _, err := files.ReadFile(arg); errors.Is(err, os.ErrNotExist) {
+		return out, nil
 	}
-	b, err := experiment.LoadArgs(files, []string{path}, o.Overrides, experiment.CheckBases)
+	b, err := experiment.LoadArgs(files, []string{arg}, o.Overrides, experiment.CheckBases)
 	if err != nil {
 		return nil, err
 	}
-	if len(b.Experiments) == 0 {
-		return nil, nil
+	for _, e := range b.Experiments {
+		out[filepath.Clean(e.File)] = e
 	}
-	return b.Experiments[0], nil
+	return out, nil
 }
 
 // Pair compares two sides: their settings, decisions, envelopes and grids.
 func Pair(old, new *Side) (Experiment, error) {
 	e := Experiment{Name: new.Name, Old: old.Label, New: new.Label, Status: StatusSame}
+	for _, s := range []*Side{old, new} {
+		if err := s.ready(); err != nil {
+			return e, err
+		}
+	}
 	e.Settings = compareSettings(old.Settings, new.Settings)
 	ot, err := readTable(old, decisionsTable)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"ckptlab/internal/words"
-	"ckptlab/results"
 )
 
 // Formats of a report.
@@ -30,7 +29,7 @@ func Write(w io.Writer, r *Report, format string) error {
 	case FormatMD:
 		return writeMarkdown(w, r)
 	case FormatJSON:
-		return results.EncodeJSON(w, r)
+		return writeJSON(w, r)
 	}
 	return fmt.Errorf("%q is not a format of diff (want text, md or json)", format)
 }
@@ -39,9 +38,9 @@ func Write(w io.Writer, r *Report, format string) error {
 // Markdown; the rest are counted. JSON lists every one.
 const maxListed = 100
 
-// MarkdownLimit is the most bytes the Markdown report takes: below the
-// 1 MiB that GitHub allows a pull-request comment or a job summary.
-const MarkdownLimit = 1_000_000
+// MarkdownLimit is the most bytes the Markdown report takes: GitHub takes
+// 65,536 characters in a pull-request comment.
+const MarkdownLimit = 65_536
 
 // part is one part of the report of one experiment, as lines.
 type part struct {
@@ -62,7 +61,7 @@ func settingsPart(e *Experiment) part {
 		p.head = "unchanged"
 		return p
 	}
-	p.head = fmt.Sprintf("%d %s", len(e.Settings), words.Plural(len(e.Settings), "key differs", "keys differ"))
+	p.head = count(len(e.Settings)) + " " + words.Plural(len(e.Settings), "key differs", "keys differ")
 	for _, s := range e.Settings {
 		line := s.Key + ": " + orNone(s.Old) + originText(s.OldOrigin) + " → " + orNone(s.New) + originText(s.NewOrigin)
 		if len(s.Added) > 0 {
@@ -105,7 +104,7 @@ func decisionsPart(e *Experiment) part {
 		p.head = "unchanged"
 		return p
 	}
-	p.head = fmt.Sprintf("%d %s changed", len(d.Changed), words.Plural(len(d.Changed), "choice", "choices"))
+	p.head = count(len(d.Changed)) + " " + words.Plural(len(d.Changed), "choice", "choices") + " changed"
 	p.head += onlyText(len(d.OnlyOld), len(d.OnlyNew), "decision", "decisions")
 	keys := make([]Key, len(d.Changed))
 	for i, c := range d.Changed {
@@ -131,7 +130,8 @@ var criterionNames = map[string]string{
 	"optimal": "optimum over every interval", "young": "Young", "daly": "Daly", "schedule": "schedule",
 }
 
-// choiceText writes a changed choice: expected total picks 6 → 4 (809.1 → 845.5).
+// choiceText writes a changed choice in the number style: expected total
+// picks 6 → 4 (809.1 → 845.5).
 func choiceText(c DecisionChange) string {
 	name := criterionNames[c.Criterion]
 	if name == "" {
@@ -141,18 +141,18 @@ func choiceText(c DecisionChange) string {
 	for i := range c.New {
 		o, n := c.Old[i], c.New[i]
 		if strings.HasSuffix(n.Column, "_total") {
-			cost = append(cost, shortNumber(o.Value)+" → "+shortNumber(n.Value))
+			cost = append(cost, number(o.Column, o.Value)+" → "+number(n.Column, n.Value))
 			continue
 		}
 		if len(c.New)-countTotals(c.New) == 1 {
-			choice = append(choice, shortNumber(o.Value)+" → "+shortNumber(n.Value))
+			choice = append(choice, number(o.Column, o.Value)+" → "+number(n.Column, n.Value))
 		} else if o.Value != n.Value {
-			choice = append(choice, n.Column+" "+orEmpty(o.Value)+" → "+orEmpty(n.Value))
+			choice = append(choice, n.Column+" "+orEmpty(number(o.Column, o.Value))+" → "+orEmpty(number(n.Column, n.Value)))
 		}
 	}
 	verb := " picks "
 	if len(cost) == 0 && len(c.New) == 1 {
-		verb = " " // a continuous estimate, not a pick: Young 4.899 → 6.928
+		verb = " " // a continuous estimate, not a pick: Young 4.90 → 6.93
 	}
 	out := name + verb + strings.Join(choice, ", ")
 	if len(cost) > 0 {
@@ -178,7 +178,7 @@ func envelopesPart(e *Experiment) part {
 		p.head = "unchanged"
 		return p
 	}
-	p.head = fmt.Sprintf("%d changed", len(v.Changed)) + onlyText(len(v.OnlyOld), len(v.OnlyNew), "envelope", "envelopes")
+	p.head = count(len(v.Changed)) + " changed" + onlyText(len(v.OnlyOld), len(v.OnlyNew), "envelope", "envelopes")
 	keys := make([]Key, len(v.Changed))
 	for i, c := range v.Changed {
 		keys[i] = c.Key
@@ -200,10 +200,12 @@ func envelopesPart(e *Experiment) part {
 	return p
 }
 
+// piecesText writes pieces with their break-evens in the number style:
+// 6 on [11/18 (0.6111), 11/12 (0.9167)].
 func piecesText(ps []Piece) string {
 	s := make([]string, len(ps))
 	for i, p := range ps {
-		s[i] = p.String()
+		s[i] = p.Interval + " on [" + breakpoint(p.From) + ", " + breakpoint(p.To) + "]"
 	}
 	return strings.Join(s, ", ")
 }
@@ -219,13 +221,13 @@ func gridPart(e *Experiment) part {
 	}
 	only := onlyText(int(g.OnlyOld), int(g.OnlyNew), "point", "points")
 	if changed == 0 && only == "" && len(g.OnlyOldColumns)+len(g.OnlyNewColumns) == 0 {
-		p.head = fmt.Sprintf("unchanged (%d %s)", g.Points, words.Plural(int(g.Points), "point", "points"))
+		p.head = "unchanged (" + pointsText(g.Points) + ")"
 		return p
 	}
 	if changed == 0 {
-		p.head = fmt.Sprintf("%d %s in both unchanged", g.Points, words.Plural(int(g.Points), "point", "points")) + only
+		p.head = pointsText(g.Points) + " in both unchanged" + only
 	} else {
-		p.head = fmt.Sprintf("%d of %d %s changed in %d %s", maxChanged(g), g.Points, words.Plural(int(g.Points), "point", "points"), changed, words.Plural(changed, "column", "columns")) + only
+		p.head = count(maxChanged(g)) + " of " + pointsText(g.Points) + " changed in " + count(changed) + " " + words.Plural(changed, "column", "columns") + only
 	}
 	if len(g.OnlyOldColumns) > 0 {
 		p.lines = append(p.lines, "columns only in the old side: "+strings.Join(g.OnlyOldColumns, ", "))
@@ -248,17 +250,17 @@ func gridPart(e *Experiment) part {
 		if c.Changed == 0 {
 			continue
 		}
-		row := []string{c.Name, fmt.Sprintf("%d of %d", c.Changed, g.Points), "", "", "", ""}
-		if c.Largest != nil {
-			row[2] = signed(c.Largest.Delta) + " (" + c.Largest.Old + " → " + c.Largest.New + ")"
+		row := []string{c.Name, count(c.Changed) + " of " + count(g.Points), "", "", "", ""}
+		if l := c.Largest; l != nil {
+			row[2] = signedNumber(c.Name, l.Delta) + " (" + number(c.Name, l.Old) + " → " + number(c.Name, l.New) + ")"
 			row[3] = next()
 		}
-		if c.LargestRelative != nil {
-			row[4] = fmt.Sprintf("%+.1f%% (%s → %s)", 100*c.LargestRelative.Relative, c.LargestRelative.Old, c.LargestRelative.New)
+		if l := c.LargestRelative; l != nil {
+			row[4] = fmt.Sprintf("%+.1f%% (%s → %s)", 100*l.Relative, number(c.Name, l.Old), number(c.Name, l.New))
 			row[5] = next()
 		}
-		if c.First != nil {
-			row[2] = "first: " + c.First.Old + " → " + c.First.New
+		if l := c.First; l != nil {
+			row[2] = "first: " + number(c.Name, l.Old) + " → " + number(c.Name, l.New)
 			row[3] = next()
 		}
 		p.table = append(p.table, row)
@@ -282,16 +284,24 @@ func maxChanged(g Grid) int64 {
 func onlyText(old, new int, one, many string) string {
 	s := ""
 	if old > 0 {
-		s += fmt.Sprintf("; %d %s only in the old side", old, words.Plural(old, one, many))
+		s += "; " + count(old) + " " + words.Plural(old, one, many) + " only in the old side"
 	}
 	if new > 0 {
-		s += fmt.Sprintf("; %d %s only in the new side", new, words.Plural(new, one, many))
+		s += "; " + count(new) + " " + words.Plural(new, one, many) + " only in the new side"
 	}
 	return s
 }
 
+// pointsText writes a count of grid points: 1,200 points.
+func pointsText(n int64) string {
+	return count(n) + " " + words.Plural(int(n), "point", "points")
+}
+
 // signed writes a change with its sign, in the shortest form.
 func signed(d float64) string {
+	if math.IsInf(d, 0) || math.IsNaN(d) {
+		return strconv.FormatFloat(d, 'g', -1, 64) // +Inf, -Inf, NaN
+	}
 	s := strconv.FormatFloat(d, 'f', -1, 64)
 	if math.Abs(d) >= 1 && d != math.Trunc(d) {
 		s = strconv.FormatFloat(d, 'f', 1, 64)
@@ -300,20 +310,6 @@ func signed(d float64) string {
 		s = "+" + s
 	}
 	return s
-}
-
-// shortNumber writes a number of a decision as the headline does: a
-// whole number as it is, others with one decimal from 100 on and four
-// significant digits below; text as it is.
-func shortNumber(s string) string {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v == math.Trunc(v) {
-		return s
-	}
-	if math.Abs(v) >= 100 {
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // shortKeys writes each key with only the columns whose values differ
@@ -357,9 +353,9 @@ func fullKey(k Key) string {
 
 func cellText(c Cell) string {
 	if c.Column == "probability" {
-		return "p = " + c.Value
+		return "p = " + number(c.Column, c.Value)
 	}
-	return c.Column + " " + c.Value
+	return c.Column + " " + number(c.Column, c.Value)
 }
 
 // header writes the line that names the pair.
@@ -373,14 +369,30 @@ func header(e *Experiment) string {
 	return e.Name + ": " + e.Old + " → " + e.New
 }
 
-// writeText writes the report as plain text.
+// sameLine is the one line of an experiment that did not change.
+func sameLine(e *Experiment) string {
+	return e.Name + ": unchanged (" + e.Old + " → " + e.New + ", " + pointsText(e.Grid.Points) + ")"
+}
+
+// writeText writes the report as plain text: an experiment that did not
+// change is one line, one that did is a block of its parts.
 func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
+	block := false // the last experiment written was a block
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
+		if e.Status == StatusSame {
+			if block {
+				b.WriteByte('\n')
+			}
+			b.WriteString(sameLine(e) + "\n")
+			block = false
+			continue
+		}
 		if i > 0 {
 			b.WriteByte('\n')
 		}
+		block = true
 		b.WriteString(header(e) + "\n")
 		if e.Status == StatusAdded || e.Status == StatusRemoved {
 			continue
@@ -423,54 +435,157 @@ func writeAligned(b *strings.Builder, table [][]string) {
 }
 
 // writeMarkdown writes the report as GitHub Markdown, for a pull-request
-// comment or a job summary: a section per experiment, each part a line
-// and, when it has details, a table or list folded in <details> when
-// long. It stays under MarkdownLimit: once near it, the remaining
-// experiments are only counted.
+// comment or a job summary, under MarkdownLimit: in full if it fits, else
+// in the first of the shorter styles that fits (see mdStyle).
 func writeMarkdown(w io.Writer, r *Report) error {
-	var b strings.Builder
-	changed := 0
-	for _, e := range r.Experiments {
-		if e.Status != StatusSame {
-			changed++
-		}
-	}
-	fmt.Fprintf(&b, "## ckptlab diff: %d of %d %s changed\n\n", changed, len(r.Experiments), words.Plural(len(r.Experiments), "experiment", "experiments"))
-	for i := range r.Experiments {
-		e := &r.Experiments[i]
-		var s strings.Builder
-		fmt.Fprintf(&s, "### %s\n\n%s\n\n", mdEscape(e.Name), mdEscape(strings.TrimPrefix(header(e), e.Name+": ")))
-		if e.Status != StatusAdded && e.Status != StatusRemoved {
-			for _, p := range parts(e) {
-				markdownPart(&s, p)
-			}
-		}
-		if b.Len()+s.Len() > MarkdownLimit-1000 {
-			fmt.Fprintf(&b, "… and %d more experiments, left out to keep this under %d bytes (run ckptlab diff without --format md to see them).\n", len(r.Experiments)-i, MarkdownLimit)
+	var out string
+	for style := mdFull; style <= mdTable; style++ {
+		var ok bool
+		if out, ok = markdown(r, style); ok {
 			break
 		}
-		b.WriteString(s.String())
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, out)
 	return err
 }
 
-// foldAfter is the most detail lines a part shows unfolded.
+// mdStyle is how much of the report the Markdown shows.
+type mdStyle int
+
+const (
+	// mdFull shows every part with its details, up to maxListed lines a
+	// part, folded in <details> past foldAfter.
+	mdFull mdStyle = iota
+	// mdFolded folds every part's details and shows foldAfter lines a part.
+	mdFolded
+	// mdSummary shows each part's one-line summary, no details.
+	mdSummary
+	// mdTable shows one table row per experiment, and counts the rows
+	// left out past the limit.
+	mdTable
+)
+
+// markdown writes the report in a style; ok is false when it does not fit
+// under MarkdownLimit (mdTable always fits).
+func markdown(r *Report, style mdStyle) (string, bool) {
+	var b strings.Builder
+	changed := 0
+	var same []*Experiment
+	for i := range r.Experiments {
+		if e := &r.Experiments[i]; e.Status == StatusSame {
+			same = append(same, e)
+		} else {
+			changed++
+		}
+	}
+	fmt.Fprintf(&b, "## ckptlab diff: %s of %s %s changed\n\n", count(changed), count(len(r.Experiments)), words.Plural(len(r.Experiments), "experiment", "experiments"))
+	if style > mdFull {
+		b.WriteString("Shortened to fit a pull-request comment: `ckptlab diff` without `--format md` prints every line.\n\n")
+	}
+	if style == mdTable {
+		return markdownTable(&b, r), true
+	}
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		if e.Status == StatusSame {
+			continue
+		}
+		fmt.Fprintf(&b, "### %s\n\n%s\n\n", mdEscape(e.Name), mdEscape(strings.TrimPrefix(header(e), e.Name+": ")))
+		if e.Status != StatusAdded && e.Status != StatusRemoved {
+			for _, p := range parts(e) {
+				markdownPart(&b, p, style)
+			}
+		}
+		if b.Len() >= MarkdownLimit {
+			return "", false
+		}
+	}
+	switch {
+	case len(same) > 0 && style == mdFull:
+		fmt.Fprintf(&b, "### Unchanged (%s)\n\n", count(len(same)))
+		for _, e := range same {
+			b.WriteString("- " + mdEscape(sameLine(e)) + "\n")
+		}
+		b.WriteByte('\n')
+	case len(same) > 0:
+		names := make([]string, len(same))
+		for i, e := range same {
+			names[i] = e.Name
+		}
+		fmt.Fprintf(&b, "### Unchanged (%s)\n\n%s\n", count(len(same)), mdEscape(strings.Join(names, ", ")))
+	}
+	return b.String(), b.Len() < MarkdownLimit
+}
+
+// markdownTable writes the report after b's heading as one row per
+// experiment, the unchanged ones counted on one line, and counts the rows
+// left out to stay under MarkdownLimit.
+func markdownTable(b *strings.Builder, r *Report) string {
+	var same []string
+	for i := range r.Experiments {
+		if e := &r.Experiments[i]; e.Status == StatusSame {
+			same = append(same, e.Name)
+		}
+	}
+	changed := len(r.Experiments) - len(same)
+	b.WriteString("| experiment | settings | decisions | break-even envelopes | grid.csv |\n|" + strings.Repeat(" --- |", 5) + "\n")
+	rows := 0
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		var row string
+		switch e.Status {
+		case StatusSame:
+			continue
+		case StatusAdded:
+			row = "| " + mdEscape(e.Name) + " | new | | | |\n"
+		case StatusRemoved:
+			row = "| " + mdEscape(e.Name) + " | deleted | | | |\n"
+		default:
+			cells := []string{mdEscape(e.Name)}
+			for _, p := range parts(e) {
+				cells = append(cells, mdEscape(p.head))
+			}
+			row = "| " + strings.Join(cells, " | ") + " |\n"
+		}
+		if b.Len()+len(row) > MarkdownLimit-1000 {
+			fmt.Fprintf(b, "\n… and %s more changed experiments, left out to keep this under %s characters.\n", count(changed-rows), count(MarkdownLimit))
+			break
+		}
+		b.WriteString(row)
+		rows++
+	}
+	if len(same) > 0 {
+		list := ": " + mdEscape(strings.Join(same, ", "))
+		if b.Len()+len(list) > MarkdownLimit-200 {
+			list = ""
+		}
+		fmt.Fprintf(b, "\n%s unchanged%s\n", count(len(same)), list)
+	}
+	return b.String()
+}
+
+// foldAfter is the most detail lines a part shows unfolded, and all it
+// shows when folded to fit.
 const foldAfter = 10
 
-func markdownPart(b *strings.Builder, p part) {
+func markdownPart(b *strings.Builder, p part, style mdStyle) {
 	fmt.Fprintf(b, "**%s**: %s\n\n", p.title, mdEscape(p.head))
-	n := len(p.lines) + max(len(p.table)-1, 0)
-	if n == 0 {
+	rows := max(len(p.table)-1, 0)
+	n := len(p.lines) + rows
+	if n == 0 || style >= mdSummary {
 		return
 	}
-	fold := n > foldAfter
+	limit := maxListed
+	if style == mdFolded {
+		limit = foldAfter
+	}
+	fold := n > foldAfter || style == mdFolded
 	if fold {
-		fmt.Fprintf(b, "<details><summary>%d %s</summary>\n\n", n, words.Plural(n, "line", "lines"))
+		fmt.Fprintf(b, "<details><summary>%s %s</summary>\n\n", count(n), words.Plural(n, "line", "lines"))
 	}
 	for j, l := range p.lines {
-		if j == maxListed {
-			fmt.Fprintf(b, "- … and %d more\n", len(p.lines)-maxListed)
+		if j == limit {
+			fmt.Fprintf(b, "- … and %s more\n", count(len(p.lines)-limit))
 			break
 		}
 		b.WriteString("- " + mdEscape(l) + "\n")
@@ -479,6 +594,10 @@ func markdownPart(b *strings.Builder, p part) {
 		b.WriteByte('\n')
 	}
 	for j, row := range p.table {
+		if j == limit+1 {
+			fmt.Fprintf(b, "\n… and %s more rows\n", count(rows-limit))
+			break
+		}
 		cells := make([]string, len(row))
 		for i, c := range row {
 			cells[i] = mdEscape(c)

@@ -75,7 +75,8 @@ type Key = Cells
 
 // Cells are named values of a row, in order. In JSON they are one object,
 // column → value, typed as the column is declared (a number, a string
-// such as none, or a boolean), as a row of run's JSON document is.
+// such as none, or a boolean), as a row of run's JSON document is; a
+// number column's NaN or infinity is null, which JSON has for no number.
 type Cells []Cell
 
 // Cell is one named value: a column and its text as the CSV writes it.
@@ -153,11 +154,14 @@ type Column struct {
 
 // Change is one value's change at one point.
 type Change struct {
-	At       Key     `json:"at"`
-	Old      string  `json:"old"`
-	New      string  `json:"new"`
-	Delta    float64 `json:"delta"`    // new - old, 0 for a column that is not numeric
-	Relative float64 `json:"relative"` // delta / |old|, 0 when old is 0
+	At  Key    `json:"at"`
+	Old string `json:"old"`
+	New string `json:"new"`
+	// Delta is new - old, 0 for a column that is not numeric; Relative
+	// is delta / |old|, 0 when old is 0. Either is null in JSON when it is
+	// not finite (a difference past float64's range).
+	Delta    float64 `json:"delta"`
+	Relative float64 `json:"relative"`
 }
 
 // newReport returns an empty report.

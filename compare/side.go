@@ -36,6 +36,9 @@ type Side struct {
 	// open returns the CSV text of a table, grid, decisions or
 	// breakeven.
 	open func(table string) (io.ReadCloser, error)
+	// evaluate evaluates a side read from an experiment file; nil for
+	// an output folder.
+	evaluate func() error
 }
 
 // Tables a side serves.
@@ -132,19 +135,30 @@ func ExperimentSide(ctx context.Context, files experiment.Files, path, label str
 	if err != nil {
 		return nil, err
 	}
-	return EvaluatedSide(ctx, e, label)
+	return EvaluatedSide(ctx, e, label, runner.Options{}), nil
 }
 
-// EvaluatedSide evaluates e in memory.
-func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string) (*Side, error) {
-	res, err := runner.Evaluate(ctx, e, runner.Options{})
-	if err != nil {
-		return nil, err
+// EvaluatedSide is the side of e evaluated in memory with opt, once the
+// comparison first asks for it: every side is opened, and checked
+// against the limits, before any is evaluated.
+func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string, opt runner.Options) *Side {
+	s := &Side{Label: label, Name: e.Name, Settings: runner.Config(e)}
+	var res *runner.Result
+	s.evaluate = func() error {
+		if res != nil {
+			return nil
+		}
+		var err error
+		res, err = runner.Evaluate(ctx, e, opt)
+		return err
 	}
-	tables := map[string]func() results.Table{
-		gridTable: res.GridTable, decisionsTable: res.DecisionsTable, breakevenTable: res.BreakevenTable,
-	}
-	return &Side{Label: label, Name: e.Name, Settings: runner.Config(e), open: func(table string) (io.ReadCloser, error) {
+	s.open = func(table string) (io.ReadCloser, error) {
+		if err := s.evaluate(); err != nil {
+			return nil, err
+		}
+		tables := map[string]func() results.Table{
+			gridTable: res.GridTable, decisionsTable: res.DecisionsTable, breakevenTable: res.BreakevenTable,
+		}
 		t := tables[table]()
 		if table != gridTable { // small: written at once
 			var b bytes.Buffer
@@ -154,5 +168,14 @@ func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string) 
 		pr, pw := io.Pipe()
 		go func() { pw.CloseWithError(results.WriteCSV(pw, t)) }()
 		return pr, nil
-	}}, nil
+	}
+	return s
+}
+
+// ready evaluates the side if it is evaluated in memory.
+func (s *Side) ready() error {
+	if s.evaluate == nil {
+		return nil
+	}
+	return s.evaluate()
 }

@@ -158,6 +158,7 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 		olds[keyText(row, oi)] = row
 	}
 	groups := criteria(nt.header, all)
+	oldAt := indexOf(ot.header)
 	seen := map[string]bool{}
 	for _, row := range nt.rows {
 		key, text := keyOf(nt.header, ni, row)
@@ -172,7 +173,7 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 			var oc, nc []Cell
 			for _, j := range g.columns {
 				name := nt.header[j]
-				ov := cellByName(ot.header, orow, name)
+				ov := cellByName(oldAt, orow, name)
 				oc = append(oc, Cell{name, ov})
 				nc = append(nc, Cell{name, row[j]})
 				if !strings.HasSuffix(name, "_total") && ov != row[j] {
@@ -194,8 +195,8 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 
 // cellByName returns the row's value of the named column, "" when the
 // table has none.
-func cellByName(header, row []string, name string) string {
-	if j := slices.Index(header, name); j >= 0 && j < len(row) {
+func cellByName(at map[string]int, row []string, name string) string {
+	if j, ok := at[name]; ok && j < len(row) {
 		return row[j]
 	}
 	return ""
@@ -214,34 +215,66 @@ type criterion struct {
 // belong; any other column belongs to the criterion of its first word. A
 // criterion's choice is its columns but those named …_total, its cost.
 func criteria(header []string, key []int) []criterion {
-	var prefixes []string
+	var p prefixSet
 	for _, name := range header {
-		if p, ok := strings.CutSuffix(name, "_interval"); ok {
-			prefixes = append(prefixes, p)
+		if prefix, ok := strings.CutSuffix(name, "_interval"); ok {
+			p.add(prefix)
 		}
 	}
+	isKey := setOf(key)
 	var out []criterion
+	at := map[string]int{}
 	for j, name := range header {
-		if slices.Contains(key, j) {
+		if isKey[j] {
 			continue
 		}
-		prefix := ""
-		for _, p := range prefixes {
-			if strings.HasPrefix(name, p+"_") && len(p) > len(prefix) {
-				prefix = p
-			}
-		}
+		prefix := p.longest(name)
 		if prefix == "" {
 			prefix, _, _ = strings.Cut(name, "_")
 		}
-		i := slices.IndexFunc(out, func(c criterion) bool { return c.prefix == prefix })
-		if i < 0 {
+		i, ok := at[prefix]
+		if !ok {
+			i = len(out)
+			at[prefix] = i
 			out = append(out, criterion{prefix: prefix})
-			i = len(out) - 1
 		}
 		out[i].columns = append(out[i].columns, j)
 	}
 	return out
+}
+
+// prefixSet is the prefixes of the criteria of a header, and their
+// lengths in increasing order: a name is looked up only at the lengths
+// some prefix has.
+type prefixSet struct {
+	names   map[string]bool
+	lengths []int
+}
+
+func (p *prefixSet) add(prefix string) {
+	if prefix == "" || p.names[prefix] {
+		return
+	}
+	if p.names == nil {
+		p.names = map[string]bool{}
+	}
+	p.names[prefix] = true
+	if i, found := slices.BinarySearch(p.lengths, len(prefix)); !found {
+		p.lengths = slices.Insert(p.lengths, i, len(prefix))
+	}
+}
+
+// longest returns the longest prefix P of the set that name starts with
+// as P_, or "".
+func (p *prefixSet) longest(name string) string {
+	i, _ := slices.BinarySearch(p.lengths, len(name))
+	for i--; i >= 0; i-- {
+		n := p.lengths[i]
+		if name[n] == '_' && p.names[name[:n]] {
+			return name[:n]
+		}
+	}
+	return ""
 }
 
 // compareEnvelopes compares breakeven.csv of the two sides, matching

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,18 +22,25 @@ func newDiffCmd(stdout, stderr io.Writer) *cobra.Command {
 		rev    string
 		format string
 		sets   []string
+		limits limitFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "diff [--format text|md|json] [--set key=value]... OLD NEW\n  ckptlab diff --rev REV [--format text|md|json] FILE...|DIR",
+		Use:   "diff [--format text|md|json] [--set key=value]... [-j N] [--max-points N] [--max-memory MiB] OLD NEW\n  ckptlab diff --rev REV [--format text|md|json] [--set key=value]... FILE...|DIR",
 		Short: "Compare two runs: settings, decisions, break-even envelopes and grid columns",
 		Long: `Compare two runs and say what changed in the answers.
 
 OLD and NEW are each an output folder (out/lesson, as a run wrote it), an
 experiment file (evaluated in memory, nothing written), or REV:PATH, an
 experiment file at a git revision of the repository holding the current
-folder, read with its bases at that revision. With --rev REV, each FILE
-(a folder: its *.yaml and *.yml files) at REV is compared with the file
-as it is now; a file new or deleted since REV is reported as such.
+folder, read with its bases at that revision: PATH from the repository's
+root, as git reads it, or from the current folder as ./PATH. With
+--rev REV, each FILE (a folder: its *.yaml and *.yml files) at REV is
+compared with the file as it is now; a file new or deleted since REV is
+reported as such.
+
+--set applies to every experiment file on both sides, and is refused
+for an output folder. An experiment file that run would refuse under
+--max-points or --max-memory is refused before any is evaluated.
 
 Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 		DisableFlagsInUseLine: true,
@@ -49,19 +57,33 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 			if !slices.Contains(compare.Formats, format) {
 				return usagef(cmd, "--format %s is not a format of diff (want %s)", format, strings.Join(compare.Formats, ", "))
 			}
+			if err := limits.check(cmd); err != nil {
+				return err
+			}
 			ctx, stop := interruptContext()
 			defer stop()
-			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets)}
+			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil)}
 			var report *compare.Report
 			var err error
-			if rev != "" {
-				report, err = o.Revision(rev, args)
-			} else {
-				report, err = o.Pair(args[0], args[1])
+			done := make(chan struct{})
+			go func() { // diff writes nothing until the end: a signal ends it at once, blocked in a read or not
+				defer close(done)
+				if rev != "" {
+					report, err = o.Revision(rev, args)
+				} else {
+					report, err = o.Pair(args[0], args[1])
+				}
+			}()
+			select {
+			case <-done:
+				o.Close()
+			case <-ctx.Done():
+				fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", context.Cause(ctx))
+				return exitCode(exitInterrupted)
 			}
 			if err != nil {
 				if ctx.Err() != nil {
-					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", ctx.Err())
+					fmt.Fprintf(stderr, "ckptlab diff: stopped by %v\n", context.Cause(ctx))
 					return exitCode(exitInterrupted)
 				}
 				var list experiment.ErrorList
@@ -84,6 +106,7 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 	}
 	cmd.Flags().StringVar(&rev, "rev", "", "compare each FILE at git revision `REV` with the file now")
 	cmd.Flags().StringVar(&format, "format", compare.FormatText, "report `format`: text, md (GitHub Markdown) or json")
-	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, `key=value` in YAML flow syntax (repeatable)")
+	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, on both sides, `key=value` in YAML flow syntax (repeatable; refused for an output folder)")
+	addLimitFlags(cmd, &limits, "refuse to evaluate an experiment file")
 	return cmd
 }

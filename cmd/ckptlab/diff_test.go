@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ckptlab/compare"
 )
@@ -57,8 +59,8 @@ func TestDiffRevision(t *testing.T) {
 	}
 	for _, want := range []string{
 		"a: HEAD:experiments/a.yaml → experiments/a.yaml\nsettings: 1 key differs\n  state_rows: [subscribers] (default) → [400] (from base/stream.yaml)",
-		"p = 0.75: expected total picks 6 → none (809.1 → 900)",
-		"b: HEAD:experiments/b.yaml → experiments/b.yaml\nsettings: unchanged\ndecisions: unchanged\n",
+		"p = 0.7500: expected total picks 6 → none (809.1 → 900.0)",
+		"\nb: unchanged (HEAD:experiments/b.yaml → experiments/b.yaml, 24 points)\n",
 		"gone: HEAD:experiments/gone.yaml is deleted",
 		"new: experiments/new.yaml is new",
 	} {
@@ -127,9 +129,9 @@ func TestDiffBadInput(t *testing.T) {
 }
 
 // TestDiffOutputFolders compares a folder a run wrote with an experiment
-// file: identical, then with --set on the file.
+// file, and with a changed file.
 func TestDiffOutputFolders(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n"})
+	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n", "a5.yaml": "name: a\nintervals: [none, 6, 4, 3, 2]\n"})
 	a, out := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "out")
 	if code, _, stderr := ckptlab("run", "-q", "--format", "csv", "-o", out, a); code != 0 {
 		t.Fatal(stderr)
@@ -137,9 +139,153 @@ func TestDiffOutputFolders(t *testing.T) {
 	if code, stdout, _ := ckptlab("diff", filepath.Join(out, "a"), a); code != exitOK {
 		t.Errorf("a run against its file = %d:\n%s", code, stdout)
 	}
-	code, stdout, _ := ckptlab("diff", "--set", "intervals=[none, 6, 4, 3, 2]", filepath.Join(out, "a"), a)
-	if code != exitFailed || !strings.Contains(stdout, "intervals: [none, 6, 4, 3, 2, 1] (default) → [none, 6, 4, 3, 2] (--set); removed 1") ||
+	code, stdout, _ := ckptlab("diff", filepath.Join(out, "a"), filepath.Join(dir, "a5.yaml"))
+	if code != exitFailed || !strings.Contains(stdout, "intervals: [none, 6, 4, 3, 2, 1] (default) → [none, 6, 4, 3, 2]; removed 1") ||
 		!strings.Contains(stdout, "grid.csv: 20 points in both unchanged; 4 points only in the old side\n") {
 		t.Errorf("a removed interval = %d:\n%s", code, stdout)
+	}
+}
+
+// hugeFile is an experiment run refuses at once: 48,000,000 grid rows.
+const hugeFile = "name: huge\nseeds: {from: 1, to: 100000}\nsubscribers: 1000000\nperiods: 120\nintervals: {from: 1, to: 120}\n"
+
+// TestDiffLimits: an experiment file that run refuses under --max-points
+// or --max-memory, diff refuses at once with run's message, on either
+// side and in a folder at a revision, before it evaluates any side.
+func TestDiffLimits(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.yaml": "name: a\n", "huge.yaml": "name: huge\n", "folder/a.yaml": "name: a\n", "folder/huge.yaml": "name: huge\n"})
+	os.WriteFile(filepath.Join(dir, "huge.yaml"), []byte(hugeFile), 0o644)
+	os.WriteFile(filepath.Join(dir, "folder", "huge.yaml"), []byte(hugeFile), 0o644)
+	for _, tt := range []struct {
+		diff, run []string // the diff, and the run that refuses the same file
+		file      string   // the file refused
+	}{
+		{[]string{"a.yaml", "huge.yaml"}, []string{"huge.yaml"}, "huge.yaml"},
+		{[]string{"huge.yaml", "a.yaml"}, []string{"huge.yaml"}, "huge.yaml"},
+		{[]string{"--rev", "HEAD", "folder"}, []string{filepath.Join("folder", "huge.yaml")}, filepath.Join("folder", "huge.yaml")},
+		{[]string{"--max-points", "10", "a.yaml", "a.yaml"}, []string{"--max-points", "10", "a.yaml"}, "a.yaml"},
+		{[]string{"--max-memory", "1", "a.yaml", "a.yaml"}, []string{"--max-memory", "1", "a.yaml"}, "a.yaml"},
+	} {
+		start := time.Now()
+		code, stdout, stderr := ckptlab(append([]string{"diff"}, tt.diff...)...)
+		took := time.Since(start)
+		_, _, runErr := ckptlab(append([]string{"run", "-q", "--format", "csv", "-o", filepath.Join(dir, "out")}, tt.run...)...)
+		why, ok := strings.CutPrefix(runErr, "ckptlab run: "+tt.file+": ")
+		if !ok {
+			t.Fatalf("run %v: %q", tt.run, runErr)
+		}
+		if code != exitBadUser || stdout != "" || stderr != "ckptlab diff: "+tt.file+": "+why {
+			t.Errorf("diff %v = %d, %q, %q; want 2 and run's message %q", tt.diff, code, stdout, stderr, why)
+		}
+		if took > 10*time.Second {
+			t.Errorf("diff %v took %v to refuse", tt.diff, took)
+		}
+	}
+	if code, _, stderr := ckptlab("diff", "--max-points", "0", "a.yaml", "a.yaml"); code != exitBadUser || !strings.Contains(stderr, "--max-points 0 is not a number of rows") {
+		t.Errorf("--max-points 0 = %d, %q", code, stderr)
+	}
+}
+
+// TestDiffSet: --set applies to every experiment file on both sides, and
+// is refused for an output folder.
+func TestDiffSet(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n", "a300.yaml": "name: a\nstate_rows: 300\n"})
+	t.Chdir(dir)
+	if code, _, stderr := ckptlab("run", "-q", "--format", "csv", "-o", "out", "a.yaml"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in stdout, or stderr for exit 2
+	}{
+		{[]string{"a.yaml", "a300.yaml"}, exitFailed, "state_rows: [subscribers] (default) → [300]"},
+		{[]string{"--set", "state_rows=300", "a.yaml", "a300.yaml"}, exitOK, "a: unchanged (a.yaml → a300.yaml, 24 points)\n"},
+		{[]string{"--set", "state_rows=300", "a300.yaml", "a.yaml"}, exitOK, "a: unchanged"},
+		{[]string{"--set", "intervals=[none, 6]", "a.yaml", "a300.yaml"}, exitFailed, "state_rows: [subscribers] (default) → [300]"},
+		{[]string{"--set", "state_rows=300", "out/a", "a.yaml"}, exitBadUser, "ckptlab diff: out/a: --set applies to experiment files, and out/a is an output folder"},
+		{[]string{"--set", "state_rows=300", "a.yaml", "out/a"}, exitBadUser, "out/a is an output folder, read as a run wrote it (drop --set"},
+		{[]string{"out/a", "a.yaml"}, exitOK, "a: unchanged"},
+	} {
+		code, stdout, stderr := ckptlab(append([]string{"diff"}, tt.args...)...)
+		got := stdout
+		if tt.code == exitBadUser {
+			got = stderr
+		}
+		if code != tt.code || !strings.Contains(got, tt.want) {
+			t.Errorf("diff %v = %d, want %d and %q:\n%s%s", tt.args, code, tt.code, tt.want, stdout, stderr)
+		}
+	}
+}
+
+// TestDiffRevPath: REV:PATH reads PATH from the repository's root, as git
+// does, and REV:./PATH from the current folder.
+func TestDiffRevPath(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"experiments/a.yaml": "name: a\n", "a.yaml": "name: a\nstate_rows: 300\n"})
+	t.Chdir(filepath.Join(dir, "experiments"))
+	for _, tt := range []struct {
+		old  string
+		code int
+		want string
+	}{
+		{"HEAD:experiments/a.yaml", exitOK, "a: unchanged (HEAD:experiments/a.yaml → a.yaml"},
+		{"HEAD:./a.yaml", exitOK, "a: unchanged (HEAD:./a.yaml → a.yaml"},
+		{"HEAD:a.yaml", exitFailed, "state_rows: [300] → [subscribers] (default)"}, // the root's a.yaml
+		{"HEAD:../a.yaml", exitFailed, "state_rows: [300] → [subscribers] (default)"},
+		{"HEAD:nowhere.yaml", exitBadUser, "nowhere.yaml"},
+	} {
+		code, stdout, stderr := ckptlab("diff", tt.old, "a.yaml")
+		if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
+			t.Errorf("diff %s a.yaml = %d, want %d and %q:\n%s%s", tt.old, code, tt.code, tt.want, stdout, stderr)
+		}
+	}
+	// --rev names files as the current folder does, and labels them as git.
+	os.WriteFile("a.yaml", []byte("name: a\nworkers: 2\n"), 0o644)
+	code, stdout, _ := ckptlab("diff", "--rev", "HEAD", "a.yaml")
+	if code != exitFailed || !strings.HasPrefix(stdout, "a: HEAD:experiments/a.yaml → a.yaml\n") {
+		t.Errorf("diff --rev HEAD a.yaml in experiments/ = %d:\n%s", code, stdout)
+	}
+}
+
+// TestDiffRevGit: diff --rev starts git a bounded number of times, however
+// many files it compares, lists no whole tree, and runs nothing a hostile
+// repository configures.
+func TestDiffRevGit(t *testing.T) {
+	files := map[string]string{"experiments/base/stream.yaml": "intervals: [none, 6, 4]\n", ".gitattributes": "*.yaml filter=evil diff=evil\n"}
+	for i := range 12 {
+		files[fmt.Sprintf("experiments/e%02d.yaml", i)] = fmt.Sprintf("name: e%02d\nextends: base/stream.yaml\n", i)
+	}
+	for i := range 100 {
+		files[fmt.Sprintf("other/f%03d.txt", i)] = "x\n"
+	}
+	dir := gitRepo(t, files)
+	realGit, _ := exec.LookPath("git")
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho \"$1 $2\" >> "+log+"\nexec "+realGit+" \"$@\"\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	pwned := filepath.Join(dir, "pwned")
+	for _, kv := range [][2]string{
+		{"core.fsmonitor", "touch " + pwned}, {"core.pager", "touch " + pwned}, {"core.hooksPath", bin},
+		{"diff.external", "touch " + pwned}, {"filter.evil.smudge", "touch " + pwned}, {"filter.evil.clean", "touch " + pwned},
+		{"diff.evil.textconv", "touch " + pwned}, {"core.sshCommand", "touch " + pwned},
+	} {
+		git(t, dir, "config", kv[0], kv[1])
+	}
+	os.WriteFile(filepath.Join(dir, "experiments", "base", "stream.yaml"), []byte("intervals: [none, 6, 4, 3]\n"), 0o644)
+	os.Remove(log)
+
+	code, stdout, stderr := ckptlab("diff", "--rev", "HEAD", "experiments")
+	if code != exitFailed || strings.Count(stdout, "intervals: [none, 6, 4] (from base/stream.yaml) → [none, 6, 4, 3]") != 12 {
+		t.Fatalf("diff --rev HEAD experiments = %d:\n%s%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSpace(string(data)), "\n")
+	t.Logf("git ran: %q", calls)
+	if len(calls) > 3 || strings.Contains(string(data), "ls-tree") {
+		t.Errorf("diff --rev of 12 files ran git %d times, want at most 3 and no ls-tree:\n%s", len(calls), data)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Errorf("diff --rev ran a command the repository's configuration names")
 	}
 }
