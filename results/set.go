@@ -93,6 +93,9 @@ const (
 	FormatMD   = "md"
 )
 
+// allFormats are the formats a run can write, in the order of Files.
+var allFormats = []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}
+
 // ShowsViews reports whether any of the formats shows the lesson's views:
 // the workbook and the Markdown summary do, the CSV tables do not.
 func ShowsViews(formats []string) bool {
