@@ -303,7 +303,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			}})
 		case FormatJSON:
 			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
-				return WriteJSON(ctxWriter{ctx, w}, s)
+				return writeRunJSON(ctx, ctxWriter{ctx, w}, s, "", "\n")
 			}})
 		default:
 			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
