@@ -97,3 +97,64 @@ func TestRunJSON(t *testing.T) {
 		t.Errorf("-o - = %d, and differs from lesson.json", code)
 	}
 }
+
+// TestRunJSONAgain writes JSON into a folder that holds a set, of JSON or
+// of CSV, again and again: never refused, and of the same experiment the
+// other format's files are kept.
+func TestRunJSONAgain(t *testing.T) {
+	out := t.TempDir()
+	for _, format := range []string{"json", "json", "csv", "json"} {
+		if code, stdout, stderr := ckptlab("run", "-q", "--format", format, "-o", out, "../../experiments/lesson.yaml"); code != 0 {
+			t.Fatalf("run --format %s = %d\n%s%s", format, code, stdout, stderr)
+		}
+	}
+	for _, name := range []string{"lesson.json", "grid.csv", "decisions.csv"} {
+		if _, err := os.Stat(filepath.Join(out, "lesson", name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestRunJSONStdoutKind checks which document -o - writes: a run for one
+// experiment file, one runs document for several files or a folder, even
+// a folder of one experiment.
+func TestRunJSONStdoutKind(t *testing.T) {
+	one := t.TempDir()
+	data, err := os.ReadFile("../../experiments/lesson.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(one, "lesson.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		kind string
+		runs int
+	}{
+		{[]string{"../../experiments/lesson.yaml"}, results.JSONKindRun, 0},
+		{[]string{"../../experiments/lesson.yaml", "../../experiments/workers.yaml"}, results.JSONKindRuns, 2},
+		{[]string{one}, results.JSONKindRuns, 1},
+	} {
+		code, stdout, stderr := ckptlab(append([]string{"run", "-q", "--format", "json", "-o", "-"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: %d\n%s", c.args, code, stderr)
+		}
+		var doc struct {
+			Kind    string    `json:"kind"`
+			Version int       `json:"version"`
+			Runs    []runJSON `json:"runs"`
+		}
+		if err := decodeJSON([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if doc.Kind != c.kind || doc.Version != results.RunJSONVersion || len(doc.Runs) != c.runs {
+			t.Errorf("%v: kind %s version %d with %d runs, want %s with %d", c.args, doc.Kind, doc.Version, len(doc.Runs), c.kind, c.runs)
+		}
+		for i, r := range doc.Runs {
+			if r.Kind != results.JSONKindRun || len(r.Decisions) == 0 {
+				t.Errorf("%v: run %d is of kind %s with %d decisions", c.args, i, r.Kind, len(r.Decisions))
+			}
+		}
+	}
+}
