@@ -47,11 +47,11 @@ func WriteJSON(w io.Writer, s Set) error {
 // begun by indent, then tail.
 func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) error {
 	j := newJSONWriter(w, indent)
-	j.line("{")
+	j.w.WriteString("{")
 	j.member("kind")
 	j.str(JSONKindRun)
 	j.member("version")
-	j.raw(strconv.Itoa(RunJSONVersion))
+	j.w.WriteString(strconv.Itoa(RunJSONVersion))
 	j.member("ckptlab_version")
 	j.str(s.Version)
 	j.member("name")
@@ -66,8 +66,8 @@ func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) 
 	j.rows(s.Decisions.stopOn(ctx))
 	j.member("breakeven")
 	j.rows(s.Breakeven.stopOn(ctx))
-	j.end("}" + tail)
-	return j.flush()
+	j.w.WriteString("\n" + indent + "}" + tail)
+	return j.w.Flush()
 }
 
 // RunsJSON writes the runs document (kind JSONKindRuns): the run document
@@ -80,13 +80,14 @@ type RunsJSON struct {
 // NewRunsJSON returns a writer of a runs document to w.
 func NewRunsJSON(w io.Writer) *RunsJSON { return &RunsJSON{w: w} }
 
+// runsHead begins a runs document, up to its list of runs.
+var runsHead = "{\n  \"kind\": " + strconv.Quote(JSONKindRuns) + ",\n  \"version\": " + strconv.Itoa(RunJSONVersion) + ",\n  \"runs\": ["
+
 // Add writes the set's run document into the runs document.
 func (r *RunsJSON) Add(s Set) error {
-	var head string
+	head := ",\n    "
 	if r.runs == 0 {
-		head = "{\n  \"kind\": " + strconv.Quote(JSONKindRuns) + ",\n  \"version\": " + strconv.Itoa(RunJSONVersion) + ",\n  \"runs\": [\n    "
-	} else {
-		head = ",\n    "
+		head = runsHead + "\n    "
 	}
 	r.runs++
 	if _, err := io.WriteString(r.w, head); err != nil {
@@ -100,14 +101,14 @@ func (r *RunsJSON) Add(s Set) error {
 func (r *RunsJSON) Close() error {
 	tail := "\n  ]\n}\n"
 	if r.runs == 0 {
-		tail = "{\n  \"kind\": " + strconv.Quote(JSONKindRuns) + ",\n  \"version\": " + strconv.Itoa(RunJSONVersion) + ",\n  \"runs\": []\n}\n"
+		tail = runsHead + "]\n}\n"
 	}
 	_, err := io.WriteString(r.w, tail)
 	return err
 }
 
-// EncodeJSON writes v as the JSON documents of ckptlab are written:
-// indented by two spaces, HTML left unescaped, a line feed at the end.
+// EncodeJSON writes v as diff's document is written: indented by two
+// spaces, HTML left unescaped, a line feed at the end.
 func EncodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -121,13 +122,14 @@ func EncodeJSON(w io.Writer, v any) error {
 type jsonWriter struct {
 	w      *bufio.Writer
 	indent string
+	elem   string // what begins an element's line
 	first  bool   // no member written yet in the top object
 	buf    []byte // the element being written
 	text   []byte // a string being written
 }
 
 func newJSONWriter(w io.Writer, indent string) *jsonWriter {
-	return &jsonWriter{w: bufio.NewWriterSize(w, 1<<16), indent: indent, first: true}
+	return &jsonWriter{w: bufio.NewWriterSize(w, 1<<16), indent: indent, elem: "\n" + indent + "    ", first: true}
 }
 
 // str writes s as a JSON string.
@@ -135,9 +137,6 @@ func (j *jsonWriter) str(s string) {
 	j.text = appendJSONString(j.text[:0], s)
 	j.w.Write(j.text)
 }
-
-// line writes s as the first line of the document.
-func (j *jsonWriter) line(s string) { j.w.WriteString(s) }
 
 // member starts a member of the top object: a line of its own, its name.
 func (j *jsonWriter) member(name string) {
@@ -147,11 +146,6 @@ func (j *jsonWriter) member(name string) {
 	j.first = false
 	j.w.WriteString("\n" + j.indent + "  " + strconv.Quote(name) + ": ")
 }
-
-// end closes the top object on a line of its own.
-func (j *jsonWriter) end(s string) { j.w.WriteString("\n" + j.indent + s) }
-
-func (j *jsonWriter) raw(s string) { j.w.WriteString(s) }
 
 // array writes n elements, each on a line of its own, written by elem.
 func (j *jsonWriter) array(n int, elem func(i int)) {
@@ -164,7 +158,7 @@ func (j *jsonWriter) array(n int, elem func(i int)) {
 		if i > 0 {
 			j.w.WriteByte(',')
 		}
-		j.w.WriteString("\n" + j.indent + "    ")
+		j.w.WriteString(j.elem)
 		elem(i)
 	}
 	j.w.WriteString("\n" + j.indent + "  ]")
@@ -184,7 +178,7 @@ func (j *jsonWriter) rows(t Table) {
 			j.w.WriteByte(',')
 		}
 		n++
-		j.w.WriteString("\n" + j.indent + "    ")
+		j.w.WriteString(j.elem)
 		j.buf = appendJSONRow(j.buf[:0], t.Columns, row)
 		j.w.Write(j.buf)
 	}
@@ -208,8 +202,6 @@ func (j *jsonWriter) setting(s Setting) {
 	}
 	j.w.WriteByte('}')
 }
-
-func (j *jsonWriter) flush() error { return j.w.Flush() }
 
 // appendJSONRow appends a row as one object of its columns in order,
 // each cell as JSONValue writes it.
