@@ -1,138 +1,424 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatJSON is the format of <name>.json: the resolved experiment, the
 // decisions, the break-even envelopes and the headline, for scripts (the
-// README's "JSON documents" says the shape). The grid is not in it: that
-// is grid.csv.
+// README's "JSON documents" says the shape, schema/run.schema.json holds
+// it). The grid is not in it: that is grid.csv.
 const FormatJSON = "json"
 
-// JSONVersion is the version of the shape of every JSON document ckptlab
-// writes, run's <name>.json and diff --format json alike. A change that a
-// reader of version 1 would misread gets a new version; new members and
-// new columns do not.
+// JSONVersion is the version of the shape of diff --format json's document.
+// A change that a reader of a version would misread gets a new version;
+// new members and new columns do not.
 const JSONVersion = 1
+
+// RunJSONVersion is the version of the shape of run's documents, the run
+// of one experiment and the runs of several. Version 2 types every value
+// (numbers as JSON numbers, a label as a string) where version 1 wrote
+// the experiment's values as YAML text and intervals as strings.
+const RunJSONVersion = 2
 
 // The kinds of JSON documents, the "kind" member of each.
 const (
 	JSONKindRun  = "ckptlab.run"
+	JSONKindRuns = "ckptlab.runs"
 	JSONKindDiff = "ckptlab.diff"
 )
 
-// JSONSetting is one key of a resolved experiment in a JSON document: its
-// value in YAML flow syntax, as experiment.yaml writes it, and where it
-// came from when that is not the experiment file.
-type JSONSetting struct {
-	Key    string `json:"key"`
-	Value  string `json:"value"`
-	Origin string `json:"origin,omitempty"`
-}
-
-// JSONSettings converts a resolved configuration.
-func JSONSettings(config []Setting) []JSONSetting {
-	out := make([]JSONSetting, len(config))
-	for i, s := range config {
-		out[i] = JSONSetting(s)
-	}
-	return out
-}
-
-// RunJSON is the document of ckptlab run --format json.
-type RunJSON struct {
-	Kind           string        `json:"kind"`    // JSONKindRun
-	Version        int           `json:"version"` // JSONVersion
-	CkptlabVersion string        `json:"ckptlab_version"`
-	Name           string        `json:"name"`
-	Description    string        `json:"description"`
-	Experiment     []JSONSetting `json:"experiment"`
-	Headline       []string      `json:"headline"`
-	// Decisions and Breakeven are the rows of decisions.csv and
-	// breakeven.csv, each an object of its columns in the table's order.
-	Decisions []JSONRow `json:"decisions"`
-	Breakeven []JSONRow `json:"breakeven"`
-}
-
-// JSONRow is a row of a table as a JSON object: its columns in order, each
-// a JSON number (Int and Float columns), string or boolean as the cell's
-// kind is. Its columns are the table's, so a new column flows in.
-type JSONRow struct {
-	Columns []Column
-	Values  []Value
-}
-
-// MarshalJSON writes the row as an object in column order.
-func (r JSONRow) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, c := range r.Columns {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Quote(c.Name))
-		b.WriteByte(':')
-		b.Write(JSONValue(r.Values[i]))
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// JSONValue writes one cell as JSON: a number for Int and Float, as the
-// CSV writes it, a string for Text, true or false for Bool.
-func JSONValue(v Value) json.RawMessage {
-	switch v.Kind {
-	case Text:
-		out, _ := json.Marshal(v.Text)
-		return out
-	case Bool:
-		return strconv.AppendBool(nil, v.Bool)
-	}
-	return v.AppendText(nil)
-}
-
-// JSONRows reads every row of t.
-func JSONRows(t Table) []JSONRow {
-	out := []JSONRow{}
-	if t.Rows == nil {
-		return out
-	}
-	for row := range t.Rows {
-		out = append(out, JSONRow{Columns: t.Columns, Values: append([]Value(nil), row...)})
-	}
-	return out
-}
-
-// JSON returns the set's RunJSON.
-func (s Set) JSON() RunJSON {
-	headline := s.Headline
-	if headline == nil {
-		headline = []string{}
-	}
-	return RunJSON{
-		Kind: JSONKindRun, Version: JSONVersion, CkptlabVersion: s.Version,
-		Name: s.Name, Description: s.Description,
-		Experiment: JSONSettings(s.Config),
-		Headline:   headline,
-		Decisions:  JSONRows(s.Decisions),
-		Breakeven:  JSONRows(s.Breakeven),
-	}
-}
-
-// WriteJSON writes the set's RunJSON, indented, ending in a line feed.
+// WriteJSON writes the set's run document (kind JSONKindRun), indented,
+// ending in a line feed. It holds one row at a time: each array element
+// is encoded on its own and written on a line of its own.
 func WriteJSON(w io.Writer, s Set) error {
-	return EncodeJSON(w, s.JSON())
+	return writeRunJSON(context.Background(), w, s, "", "\n")
 }
 
-// EncodeJSON writes v as the JSON documents of ckptlab are written:
-// indented by two spaces, HTML left unescaped, a line feed at the end.
+// writeRunJSON writes the set's run document, each line after the first
+// begun by indent, then tail.
+func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) error {
+	j := newJSONWriter(w, indent)
+	j.w.WriteString("{")
+	j.member("kind")
+	j.str(JSONKindRun)
+	j.member("version")
+	j.w.WriteString(strconv.Itoa(RunJSONVersion))
+	j.member("ckptlab_version")
+	j.str(s.Version)
+	j.member("name")
+	j.str(s.Name)
+	j.member("description")
+	j.str(s.Description)
+	j.member("experiment")
+	j.array(len(s.Config), func(i int) { j.setting(s.Config[i]) })
+	j.member("headline")
+	j.array(len(s.Headline), func(i int) { j.str(s.Headline[i]) })
+	j.member("decisions")
+	j.rows(s.Decisions.stopOn(ctx))
+	j.member("breakeven")
+	j.rows(s.Breakeven.stopOn(ctx))
+	j.w.WriteString("\n" + indent + "}" + tail)
+	return j.w.Flush()
+}
+
+// RunsJSON writes the runs document (kind JSONKindRuns): the run document
+// of each set added, in order, in its member runs. Close ends it.
+type RunsJSON struct {
+	w    io.Writer
+	runs int
+}
+
+// NewRunsJSON returns a writer of a runs document to w.
+func NewRunsJSON(w io.Writer) *RunsJSON { return &RunsJSON{w: w} }
+
+// runsHead begins a runs document, up to its list of runs.
+var runsHead = "{\n  \"kind\": " + strconv.Quote(JSONKindRuns) + ",\n  \"version\": " + strconv.Itoa(RunJSONVersion) + ",\n  \"runs\": ["
+
+// Add writes the set's run document into the runs document.
+func (r *RunsJSON) Add(s Set) error {
+	head := ",\n    "
+	if r.runs == 0 {
+		head = runsHead + "\n    "
+	}
+	r.runs++
+	if _, err := io.WriteString(r.w, head); err != nil {
+		return err
+	}
+	return writeRunJSON(context.Background(), r.w, s, "    ", "")
+}
+
+// Close ends the runs document with a line feed; a document without runs
+// has an empty list.
+func (r *RunsJSON) Close() error {
+	tail := "\n  ]\n}\n"
+	if r.runs == 0 {
+		tail = runsHead + "]\n}\n"
+	}
+	_, err := io.WriteString(r.w, tail)
+	return err
+}
+
+// EncodeJSON writes v as diff's document is written: indented by two
+// spaces, HTML left unescaped, a line feed at the end.
 func EncodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// jsonWriter writes a document of objects and arrays a line at a time:
+// the members of the top object indented, each array element compact on
+// a line of its own, so that no more than one element is held.
+type jsonWriter struct {
+	w      *bufio.Writer
+	indent string
+	elem   string // what begins an element's line
+	first  bool   // no member written yet in the top object
+	buf    []byte // the element being written
+	text   []byte // a string being written
+}
+
+func newJSONWriter(w io.Writer, indent string) *jsonWriter {
+	return &jsonWriter{w: bufio.NewWriterSize(w, 1<<16), indent: indent, elem: "\n" + indent + "    ", first: true}
+}
+
+// str writes s as a JSON string.
+func (j *jsonWriter) str(s string) {
+	j.text = appendJSONString(j.text[:0], s)
+	j.w.Write(j.text)
+}
+
+// member starts a member of the top object: a line of its own, its name.
+func (j *jsonWriter) member(name string) {
+	if !j.first {
+		j.w.WriteByte(',')
+	}
+	j.first = false
+	j.w.WriteString("\n" + j.indent + "  " + strconv.Quote(name) + ": ")
+}
+
+// array writes n elements, each on a line of its own, written by elem.
+func (j *jsonWriter) array(n int, elem func(i int)) {
+	if n == 0 {
+		j.w.WriteString("[]")
+		return
+	}
+	j.w.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			j.w.WriteByte(',')
+		}
+		j.w.WriteString(j.elem)
+		elem(i)
+	}
+	j.w.WriteString("\n" + j.indent + "  ]")
+}
+
+// rows writes the rows of t as an array of objects, one a line.
+func (j *jsonWriter) rows(t Table) {
+	if t.Rows == nil {
+		j.w.WriteString("[]")
+		return
+	}
+	n := 0
+	for row := range t.Rows {
+		if n == 0 {
+			j.w.WriteByte('[')
+		} else {
+			j.w.WriteByte(',')
+		}
+		n++
+		j.w.WriteString(j.elem)
+		j.buf = appendJSONRow(j.buf[:0], t.Columns, row)
+		j.w.Write(j.buf)
+	}
+	if n == 0 {
+		j.w.WriteString("[]")
+		return
+	}
+	j.w.WriteString("\n" + j.indent + "  ]")
+}
+
+// setting writes one key of the resolved experiment: its value typed
+// (writeFlowJSON), and where it came from when not from the experiment file.
+func (j *jsonWriter) setting(s Setting) {
+	j.w.WriteString(`{"key": `)
+	j.str(s.Key)
+	j.w.WriteString(`, "value": `)
+	writeFlowJSON(j.w, s.Value)
+	if s.Origin != "" {
+		j.w.WriteString(`, "origin": `)
+		j.str(s.Origin)
+	}
+	j.w.WriteByte('}')
+}
+
+// appendJSONRow appends a row as one object of its columns in order,
+// each cell as JSONValue writes it.
+func appendJSONRow(dst []byte, cols []Column, row []Value) []byte {
+	dst = append(dst, '{')
+	for i, c := range cols {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendJSONString(dst, c.Name)
+		dst = append(dst, ": "...)
+		dst = appendJSONValue(dst, c, row[i])
+	}
+	return append(dst, '}')
+}
+
+// appendJSONValue appends a cell of column c: a number for Int and Float,
+// with the CSV's digits, and null for a float that is not finite, which
+// JSON cannot write (NaN, ±Inf; the CSV writes NaN, +Inf, -Inf); true or
+// false for Bool; for Text, a number where the column holds numbers
+// (Column.Numeric) and the cell is one, null where it is a float that is
+// not finite, and otherwise the text as a string (none, a period label, a
+// fraction).
+func appendJSONValue(dst []byte, c Column, v Value) []byte {
+	switch v.Kind {
+	case Float:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+			return append(dst, "null"...)
+		}
+	case Bool:
+		return strconv.AppendBool(dst, v.Bool)
+	case Text:
+		switch {
+		case c.Numeric && jsonNumber(v.Text):
+			return append(dst, v.Text...)
+		case c.Numeric && (v.Text == "NaN" || v.Text == "+Inf" || v.Text == "-Inf"):
+			return append(dst, "null"...)
+		}
+		return appendJSONString(dst, v.Text)
+	}
+	return v.AppendText(dst)
+}
+
+// jsonNumber reports whether s is a number in JSON's syntax.
+func jsonNumber(s string) bool {
+	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') || strings.TrimSpace(s) != s {
+		return false
+	}
+	return json.Valid([]byte(s))
+}
+
+// appendJSONString appends s as a JSON string, HTML left unescaped.
+func appendJSONString(dst []byte, s string) []byte {
+	out, _ := json.Marshal(s) // a string always marshals
+	if !bytes.ContainsAny(out, `\`) {
+		return append(dst, out...)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return append(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+}
+
+// errFlow is the error of a value not in the flow syntax of Setting.
+var errFlow = errors.New("not a flow value of a resolved experiment")
+
+// writeFlowJSON writes a value of the resolved experiment, in the YAML flow
+// syntax experiment.yaml holds it in, as typed JSON: a list as an array,
+// a map ({2026-05: 2}, a case) as an object in its order, a quoted text
+// as a string, and a plain scalar as appendScalarJSON writes it. A value
+// that is neither a list, a map nor a quoted text is one scalar, whatever
+// it holds. The value is read twice, to check it and to write it, so that
+// nothing of it is held; a value it cannot read is written as a string.
+func writeFlowJSON(w *bufio.Writer, text string) {
+	if text == "" || !strings.ContainsAny(text[:1], `[{"`) {
+		w.Write(appendScalarJSON(nil, text))
+		return
+	}
+	check := flowParser{text: text}
+	if err := check.value(0); err != nil || check.i != len(text) {
+		w.Write(appendJSONString(nil, text))
+		return
+	}
+	write := flowParser{text: text, w: w}
+	write.value(0)
+}
+
+// maxFlowDepth bounds the nesting of a flow value: a case holds lists.
+const maxFlowDepth = 8
+
+// flowParser reads a flow value from text, at i, and writes it as JSON to
+// w, or only checks it when w is nil.
+type flowParser struct {
+	text    string
+	i       int
+	w       *bufio.Writer
+	scratch []byte
+}
+
+// emit writes s, unless the parser only checks.
+func (p *flowParser) emit(s string) {
+	if p.w != nil {
+		p.w.WriteString(s)
+	}
+}
+
+// emitScalar writes a scalar: a string for a quoted text, else as
+// appendScalarJSON does.
+func (p *flowParser) emitScalar(s string, quoted bool) {
+	if p.w == nil {
+		return
+	}
+	if quoted {
+		p.scratch = appendJSONString(p.scratch[:0], s)
+	} else {
+		p.scratch = appendScalarJSON(p.scratch[:0], s)
+	}
+	p.w.Write(p.scratch)
+}
+
+func (p *flowParser) value(depth int) error {
+	if depth > maxFlowDepth || p.i >= len(p.text) {
+		return errFlow
+	}
+	switch p.text[p.i] {
+	case '[':
+		return p.collection(depth, "[", "]")
+	case '{':
+		return p.collection(depth, "{", "}")
+	case '"':
+		q, err := strconv.QuotedPrefix(p.text[p.i:])
+		if err != nil {
+			return errFlow
+		}
+		s, err := strconv.Unquote(q)
+		if err != nil {
+			return errFlow
+		}
+		p.i += len(q)
+		p.emitScalar(s, true)
+		return nil
+	}
+	s := p.plain(",]}")
+	if s == "" {
+		return errFlow
+	}
+	p.emitScalar(s, false)
+	return nil
+}
+
+// collection reads a list or a map up to its closing bracket.
+func (p *flowParser) collection(depth int, open, closing string) error {
+	isMap := open == "{"
+	p.emit(open)
+	p.i++
+	for n := 0; ; n++ {
+		p.space()
+		if n == 0 && strings.HasPrefix(p.text[p.i:], closing) {
+			p.i++
+			p.emit(closing)
+			return nil
+		}
+		if n > 0 {
+			p.emit(", ")
+		}
+		if isMap {
+			key := p.plain(":,]}")
+			if key == "" || !strings.HasPrefix(p.text[p.i:], ":") {
+				return errFlow
+			}
+			p.i++
+			p.emitScalar(key, true)
+			p.emit(": ")
+			p.space()
+		}
+		if err := p.value(depth + 1); err != nil {
+			return err
+		}
+		p.space()
+		switch {
+		case strings.HasPrefix(p.text[p.i:], ","):
+			p.i++
+		case strings.HasPrefix(p.text[p.i:], closing):
+			p.i++
+			p.emit(closing)
+			return nil
+		default:
+			return errFlow
+		}
+	}
+}
+
+// plain reads a plain scalar up to one of the stop bytes, trimmed.
+func (p *flowParser) plain(stop string) string {
+	start := p.i
+	for p.i < len(p.text) && !strings.ContainsRune(stop, rune(p.text[p.i])) {
+		p.i++
+	}
+	return strings.TrimSpace(p.text[start:p.i])
+}
+
+func (p *flowParser) space() {
+	for p.i < len(p.text) && p.text[p.i] == ' ' {
+		p.i++
+	}
+}
+
+// appendScalarJSON appends a plain scalar: a number where it is one in
+// JSON's syntax, a boolean for true and false, otherwise a string (a
+// label: none, all, subscribers, 2026-09).
+func appendScalarJSON(dst []byte, s string) []byte {
+	switch {
+	case jsonNumber(s):
+		return append(dst, s...)
+	case s == "true" || s == "false":
+		return append(dst, s...)
+	}
+	return appendJSONString(dst, s)
 }

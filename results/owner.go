@@ -175,7 +175,7 @@ func foreignFiles(folder, name string) ([]string, error) {
 	if m, ok := readMarker(folder); ok {
 		set = m.Files
 	} else if hasExperimentHeader(folder) {
-		set = Files(name, []string{FormatCSV, FormatXLSX, FormatMD})
+		set = allFiles(name)
 	}
 	var out []string
 	for _, e := range entries {

@@ -93,6 +93,9 @@ const (
 	FormatMD   = "md"
 )
 
+// allFormats are the formats a run can write, in the order of Files.
+var allFormats = []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}
+
 // ShowsViews reports whether any of the formats shows the lesson's views:
 // the workbook and the Markdown summary do, the CSV tables do not.
 func ShowsViews(formats []string) bool {
@@ -300,7 +303,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			}})
 		case FormatJSON:
 			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
-				return WriteJSON(ctxWriter{ctx, w}, s)
+				return writeRunJSON(ctx, ctxWriter{ctx, w}, s, "", "\n")
 			}})
 		default:
 			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)

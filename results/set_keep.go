@@ -32,7 +32,7 @@ func OnRemoved(ctx context.Context, removed func(path string)) context.Context {
 // allFiles is the canonical order of the files of a set: that of Files
 // over every format.
 func allFiles(name string) []string {
-	return Files(name, []string{FormatCSV, FormatXLSX, FormatMD})
+	return Files(name, allFormats)
 }
 
 // keepOthers links into the staging folder the files of the set in final

@@ -32,6 +32,9 @@ type Column struct {
 	// Quantity is the kind of quantity the column holds, which fixes how
 	// every writer shows it; when not set, Shown derives it from the kind.
 	Quantity Quantity
+	// Numeric marks a Text column of numbers but for a label (an interval:
+	// 4 or none): JSON writes its numbers as numbers.
+	Numeric bool
 }
 
 // Shown returns the kind of quantity a column's numbers are shown as: its

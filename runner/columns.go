@@ -47,6 +47,13 @@ func (c tableColumn[R]) shownAs(q results.Quantity) tableColumn[R] {
 	return c
 }
 
+// numbers marks a text column of numbers but for a label, such as an
+// interval (4 or none): JSON writes its numbers as numbers.
+func (c tableColumn[R]) numbers() tableColumn[R] {
+	c.Numeric = true
+	return c
+}
+
 // header returns the columns as a table declares them.
 func header[R any](cols []tableColumn[R]) []results.Column {
 	out := make([]results.Column, len(cols))

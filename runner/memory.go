@@ -144,6 +144,10 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		switch f {
 		case results.FormatCSV, results.FormatXLSX:
 			tables, holders = tables+4, holders+2
+		case results.FormatJSON:
+			// a row at a time, decisions then break-evens, and the
+			// experiment's values read in place (results/json.go)
+			tables, holders = tables+1, holders+1
 		default:
 			tables, holders = tables+1, holders+1
 		}

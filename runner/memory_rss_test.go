@@ -32,7 +32,7 @@ var memoryBench = []struct {
 	// 8 million grid rows, a state_rows axis of 333,334 values
 	{"grid8m", "subscribers: 3000\nstate_rows: {from: 0, to: 2000000, step: 6}\n", []string{"csv"}},
 	{"staterows", "subscribers: 20000\nperiods: 24\nstate_rows: {from: 0, to: 200000, step: 100}\n", []string{"csv", "xlsx", "md"}},
-	{"probabilities", "subscribers: 20000\nperiods: 120\nintervals: all\nprobabilities: {from: 0, to: 1, step: 0.001}\n", []string{"csv", "xlsx"}},
+	{"probabilities", "subscribers: 20000\nperiods: 120\nintervals: all\nprobabilities: {from: 0, to: 1, step: 0.001}\n", []string{"csv", "xlsx", "json"}},
 	{"cases", "subscribers: 5000\ncases:\n  - {periods: 24, intervals: all}\n  - {periods: 120, workers: [1, 2, 4, 8]}\n" +
 		"exclude:\n  - {interval: none, workers: 4}\n", []string{"csv", "xlsx"}},
 	{"seeds", "seeds: {from: 1, to: 150}\nsubscribers: 1000\nperiods: 24\nmissing: 500\nduplicates: 500\n" +

@@ -315,7 +315,7 @@ func TestFewerFormats(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "out")
 	file := exp(t, root, "x.yaml", "x", "")
-	if code, _, stderr := ckptlab("run", "-q", "-o", out, "--format", "csv,xlsx,md", file); code != exitOK {
+	if code, _, stderr := ckptlab("run", "-q", "-o", out, "--format", "csv,xlsx,md,json", file); code != exitOK {
 		t.Fatal(stderr)
 	}
 	folder := filepath.Join(out, "x")
@@ -325,7 +325,7 @@ func TestFewerFormats(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want the other formats kept in silence", code, stderr)
 	}
 	sameSnapshot(t, "the same experiment in fewer formats", before, snapshot(t, folder))
-	if code, _, stderr := ckptlab("run", "--check", "-o", out, "--format", "csv,xlsx,md", file); code != exitOK {
+	if code, _, stderr := ckptlab("run", "--check", "-o", out, "--format", "csv,xlsx,md,json", file); code != exitOK {
 		t.Errorf("--check of every format after the md run: exit %d: %s", code, stderr)
 	}
 
@@ -333,7 +333,7 @@ func TestFewerFormats(t *testing.T) {
 	if code != exitOK {
 		t.Fatal(stderr)
 	}
-	for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "x.xlsx"} {
+	for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "x.xlsx", "x.json"} {
 		if !strings.Contains(stderr, "ckptlab: removed "+filepath.Join(folder, name)+":") {
 			t.Errorf("stderr does not name %s as removed:\n%s", name, stderr)
 		}

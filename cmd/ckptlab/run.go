@@ -34,6 +34,9 @@ type runFlags struct {
 	check   bool
 	shard   string
 	shardOf runner.Shard // shard, parsed; zero for an unsharded run
+	// runs, with -o - and --format json for a folder or several files,
+	// is the one document every experiment's run goes into.
+	runs *results.RunsJSON
 }
 
 // newRunCmd returns ckptlab run, which evaluates experiments and writes
@@ -108,6 +111,9 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
+	if f.out == "-" && f.formats.list[0] == results.FormatJSON && (len(exps) > 1 || namesFolder(files)) {
+		f.runs = results.NewRunsJSON(stdout)
+	}
 	var counts checkCounts
 	for _, e := range exps {
 		var c checkCounts
@@ -121,10 +127,25 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 		}
 		counts = counts.add(c)
 	}
+	if f.runs != nil {
+		if err := f.runs.Close(); err != nil {
+			return failed(ctx, "run", "standard output", err, stderr)
+		}
+	}
 	if f.check {
 		return reportCheck(counts, stdout)
 	}
 	return exitOK
+}
+
+// namesFolder reports whether any of the arguments is a folder.
+func namesFolder(args []string) bool {
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // runOne evaluates one experiment and writes its files, or with --check
@@ -145,6 +166,9 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 		return checkSet(ctx, set, f.out, f.formats.list, stdout)
 	}
 	if f.out == "-" { // the Markdown on stdout, for >> "$GITHUB_STEP_SUMMARY", or the JSON
+		if f.runs != nil {
+			return checkCounts{}, f.runs.Add(set)
+		}
 		if f.formats.list[0] == results.FormatJSON {
 			return checkCounts{}, results.WriteJSON(stdout, set)
 		}

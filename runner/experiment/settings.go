@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"ckptlab/internal/words"
 	"ckptlab/model"
 )
@@ -63,7 +65,9 @@ func (e *Experiment) Settings() []Setting {
 // (TestEveryKeyHasASetting).
 var settingOf = map[string]func(e *Experiment) (Setting, bool){
 	"version": func(e *Experiment) (Setting, bool) { return scalar(strconv.Itoa(e.Version)), true },
-	"name":    func(e *Experiment) (Setting, bool) { return scalar(e.Name), true },
+	"name": func(e *Experiment) (Setting, bool) {
+		return Setting{Values: []string{e.Name}, Quoted: !readsAsText(e.Name)}, true
+	},
 	"description": func(e *Experiment) (Setting, bool) {
 		return Setting{Values: []string{e.Description}, Quoted: true}, true
 	},
@@ -109,6 +113,16 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 }
 
 func scalar(v string) Setting { return Setting{Values: []string{v}} }
+
+// readsAsText reports whether YAML reads s, written bare, as the text s: a
+// name such as 2026 or true is quoted, so that experiment.yaml and JSON
+// read it back as a name.
+func readsAsText(s string) bool {
+	var v any
+	err := yaml.Unmarshal([]byte(s), &v)
+	text, ok := v.(string)
+	return err == nil && ok && text == s
+}
 
 func list[T any](values []T, format func(T) string) Setting {
 	return Setting{Values: words.Format(values, format), List: true}

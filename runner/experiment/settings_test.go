@@ -41,3 +41,31 @@ func TestSettingsInKeyOrder(t *testing.T) {
 		t.Errorf("settings in the order\n%v\nwant the key table's\n%v", got, want)
 	}
 }
+
+// TestNameSettingReadsBack checks that a name YAML would read as a number
+// or a boolean is quoted in the resolved experiment, and that every name
+// loads back from its setting as itself.
+func TestNameSettingReadsBack(t *testing.T) {
+	for _, c := range []struct{ name, flow string }{
+		{"lesson", "lesson"},
+		{"job-c", "job-c"},
+		{"2026", `"2026"`},
+		{"1e5", `"1e5"`},
+		{"0x1f", `"0x1f"`},
+		{"true", `"true"`},
+		{"null", `"null"`},
+	} {
+		e, err := LoadBytes("x.yaml", []byte("name: \""+c.name+"\"\n"), Overrides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.Settings()[1]
+		if got.Key != "name" || got.Flow() != c.flow {
+			t.Errorf("%s: setting %s: %s, want name: %s", c.name, got.Key, got.Flow(), c.flow)
+		}
+		again, err := LoadBytes("x.yaml", []byte("name: "+got.Flow()+"\n"), Overrides{})
+		if err != nil || again.Name != c.name {
+			t.Errorf("%s: name: %s loads as %q, %v", c.name, got.Flow(), again.Name, err)
+		}
+	}
+}
