@@ -108,6 +108,13 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A folder now holds no base that none of its experiments extends:
+		// an experiment whose name was forgotten is an error, not skipped.
+		if experiment.Disk.IsDir(arg) {
+			if _, err := experiment.LoadArgs(experiment.Disk, []string{arg}, o.Overrides, experiment.RunBases); err != nil {
+				return nil, err
+			}
+		}
 		for _, path := range paths {
 			old, err := o.load(then, path)
 			if err != nil {

@@ -249,12 +249,12 @@ func checkOut(cmd *cobra.Command, out string) error {
 // loadExperiments reads the experiment files, and the files of the
 // folders among them, with the environment's and sets' overrides, for a
 // command that runs them: it names on stderr each base of a folder it
-// skips. On an error it prints every error of every file and returns exit
+// skips, which an experiment of the run extends. On an error it prints every error of every file and returns exit
 // code 2 as the error.
 func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
 	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
-	for _, path := range b.Bases {
-		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, path)
+	for _, base := range b.Bases {
+		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, base.Path)
 	}
 	return b.Experiments, err
 }

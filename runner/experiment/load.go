@@ -51,7 +51,7 @@ func Load(path string, o Overrides) (*Experiment, error) {
 // LoadFrom is Load for a file and bases read from files, such as a git
 // revision (see FS).
 func LoadFrom(files Files, path string, o Overrides) (*Experiment, error) {
-	e, err := loadFrom(files, path, o)
+	e, _, err := loadFrom(files, path, o)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +61,18 @@ func LoadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 	return e, nil
 }
 
+// chain is what loading a file found out about its bases, with or
+// without errors.
+type chain struct {
+	read  bool     // the file's top level was read: bases lists every base
+	named bool     // the file, or an override, sets name
+	empty bool     // the file sets no key, an error of its own
+	bases []string // the paths of the bases read through extends, in order
+}
+
 // loadFrom reads the file at path from files and loads it; a base loads
 // as an experiment without a name.
-func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
+func loadFrom(files Files, path string, o Overrides) (*Experiment, chain, error) {
 	name := path
 	var data []byte
 	var err error
@@ -78,7 +87,7 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			msg += setHint(path)
 		}
-		return nil, ErrorList{{File: name, Msg: msg}}
+		return nil, chain{}, ErrorList{{File: name, Msg: msg}}
 	}
 	return loadBytes(files, name, data, o)
 }
@@ -186,7 +195,7 @@ func pathErr(err error) error {
 // the file in the experiment and in errors.
 // Its bases are read from the disk; a base is refused, as by Load.
 func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
-	e, err := loadBytes(Disk, path, data, o)
+	e, _, err := loadBytes(Disk, path, data, o)
 	if err != nil {
 		return nil, err
 	}
@@ -198,18 +207,25 @@ func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
 
 // loadBytes layers the file's bases, the file and the overrides and
 // resolves the experiment; a base resolves to one without a name.
-func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment, error) {
+func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment, chain, error) {
 	l := newLoader(path)
 	l.files = files
 	l.readFile(link{path: path}, data, nil)
 	l.readEnv(o.Env)
 	l.readSets(o.Sets)
 	e := l.resolve()
+	c := chain{read: !l.noTop, named: l.named, empty: l.empty}
+	for p, i := range l.order {
+		if i > 0 {
+			c.bases = append(c.bases, p)
+		}
+	}
+	slices.SortFunc(c.bases, func(a, b string) int { return l.order[a] - l.order[b] })
 	sortErrors(l.errs, l.order)
 	if len(l.errs) > 0 {
-		return nil, append(l.errs, flowHints(o.Sets, l.errs)...)
+		return nil, c, append(l.errs, flowHints(o.Sets, l.errs)...)
 	}
-	return e, nil
+	return e, c, nil
 }
 
 // givenFile is a file of the command line: its path and, where it could

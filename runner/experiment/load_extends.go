@@ -22,6 +22,10 @@ const maxChainFiles = 256
 // before the layers are merged and is no value of the resolved experiment.
 const extendsKey = "extends"
 
+// emptyFile refuses a file that sets no key: as a base it changes
+// nothing, and as an experiment it has no name.
+const emptyFile = "is empty: it sets no key (want key: value lines, and name: to run it as an experiment)"
+
 // link is one file of a chain of bases: its path, and how the chain
 // reached it.
 type link struct {
@@ -49,6 +53,10 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		if len(errs) > 0 {
 			l.noTop = true
 		}
+	}
+	if len(errs) == 0 && (root == nil || root.Kind == yaml.MappingNode && len(root.Content) == 0) {
+		l.errs = append(l.errs, fp.errorAt(root, "", "%s", emptyFile))
+		l.empty = l.empty || top
 	}
 	if root == nil {
 		return

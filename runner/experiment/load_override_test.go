@@ -134,7 +134,7 @@ func TestOverrideAgainstFile(t *testing.T) {
 			"x.yaml:2:10: workers: 0 is not a worker count (want >= 1)"},
 		{"file intervals checked against the cap only", "name: x\nperiods: 12\nintervals: [10]\n", []string{"periods=6", "intervals=[3]", "failure_period=2026-04"},
 			""},
-		{"name from an override", "", []string{"name=given"}, ""},
+		{"name from an override", "workers: 4\n", []string{"name=given"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
