@@ -57,7 +57,7 @@ func TestCommandLine(t *testing.T) {
 		{"--set with commas", []string{"plan", "--set", "intervals=[none,4,6]", "--set=probabilities=[0.5,0.25]", lessonFile}, exitOK, "  intervals        none, 4, 6  # --set\n", "", true},
 		{"format case", []string{"plan", "--format", "Csv,XLSX", lessonFile}, exitOK, "lesson.xlsx", "", true},
 		{"flow syntax hint", []string{"validate", "--set", "workers={from:1,to:4}", lessonFile}, exitBadUser, "",
-			"--set workers: hint: in YAML flow syntax a colon takes a space after it (want --set 'workers={from: 1, to: 4}')\n", false},
+			"--set workers: a colon takes a space after it: YAML reads from:1 as one word, not a key and its value (want --set 'workers={from: 1, to: 4}')\n", false},
 		{"plan shows table sizes", []string{"plan", "--set", "periods=12000", lessonFile}, exitOK, "  failures rows    71994\n", "", true},
 		{"max-memory saturates", []string{"run", "-q", "--max-memory", "9223372036854775807", "-o", out, "--format", "csv", lessonFile}, exitOK, "grid.csv", "", true},
 		{"completion without a shell", []string{"completion"}, exitBadUser, "", "ckptlab completion: no shell given", false},

@@ -223,7 +223,7 @@ func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment,
 	slices.SortFunc(c.bases, func(a, b string) int { return l.order[a] - l.order[b] })
 	sortErrors(l.errs, l.order)
 	if len(l.errs) > 0 {
-		return nil, c, append(l.errs, flowHints(o.Sets, l.errs)...)
+		return nil, c, l.errs
 	}
 	return e, c, nil
 }
@@ -250,31 +250,4 @@ func sameFile(given *[]givenFile, path string) (first string, twice bool) {
 	}
 	*given = append(*given, givenFile{path, fi})
 	return "", false
-}
-
-// flowColon finds a colon with no space after it in a flow mapping, as in
-// {from:1,to:4}: YAML reads from:1 as one plain word, not a key and value.
-var flowColon = regexp.MustCompile(`\{[^}]*[^\s{,:]:[^\s:]`)
-
-// flowHints returns, for each --set argument that has errors and writes a
-// flow mapping with a colon not followed by a space, a hint that shows it
-// written with the spaces.
-func flowHints(sets []string, errs ErrorList) ErrorList {
-	var out ErrorList
-	for _, arg := range sets {
-		key, value, ok := strings.Cut(arg, "=")
-		if !ok || !flowColon.MatchString(value) {
-			continue
-		}
-		if !slices.ContainsFunc(errs, func(e *Error) bool {
-			return e.File == OriginSet && (e.Key == key || strings.HasPrefix(e.Key, key+".") || strings.HasPrefix(e.Key, key+"["))
-		}) {
-			continue
-		}
-		fixed := regexp.MustCompile(`([^\s{,:]):([^\s:])`).ReplaceAllString(value, "$1: $2")
-		fixed = regexp.MustCompile(`,([^\s])`).ReplaceAllString(fixed, ", $1")
-		out = append(out, &Error{File: OriginSet, Key: key,
-			Msg: fmt.Sprintf("hint: in YAML flow syntax a colon takes a space after it (want --set '%s=%s')", key, fixed)})
-	}
-	return out
 }

@@ -84,6 +84,8 @@ func (c *checker) values(d *keyDef, n *yaml.Node, fr frame) (parsed, bool) {
 		c.unique(d, &v)
 	case d.All && isWord(n, "all"):
 		v.All = true
+	case dotRangeWant(d, n) != "":
+		c.fail(n, "", "%s is not how YAML writes a range (want %s)", shown(n), dotRangeWant(d, n))
 	default:
 		c.one(d, n, "", fr, &v)
 	}

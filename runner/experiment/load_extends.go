@@ -77,6 +77,11 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		k, v := root.Content[i], root.Content[i+1]
 		kp := place{File: at.path, Name: shown(k), Lines: true, Via: at.via}
 		errs := append(checkNode(k, "", fp), checkPlain(v, "", kp)...)
+		if len(errs) == 0 {
+			if g := gluedError(v, kp); g != nil {
+				errs = append(errs, g)
+			}
+		}
 		l.errs = append(l.errs, errs...)
 		if len(errs) > 0 {
 			v = nil // never read a value that may hold an alias

@@ -94,6 +94,11 @@ func (l *loader) override(d *keyDef, p place, value string) *setting {
 	if root != nil {
 		errs = append(errs, checkPlain(root, "", p)...)
 	}
+	if root != nil && len(errs) == 0 {
+		if g := gluedSet(value, root, p); g != nil {
+			errs = append(errs, g)
+		}
+	}
 	l.errs = append(l.errs, errs...)
 	if len(errs) > 0 {
 		root = nil
