@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/internal/words"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -115,7 +116,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 It expands YAML experiment files into a grid of parameter combinations,
 evaluates the recovery-cost model at every point and writes the result
-tables as CSV, an XLSX workbook and Markdown into OUT/<name>/.
+tables as CSV, an XLSX workbook, Markdown and JSON (--format csv,xlsx,md,json)
+into OUT/<name>/.
 A FILE of - reads the experiment from standard input.
 
 Exit codes: 0 success, 1 a run failed (or --check found a difference),
@@ -123,13 +125,14 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 		Version:       runner.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.SetOut(stderr)
 			cmd.Usage()
 			return exitCode(exitBadUser)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2 // rn for run, valdiate for validate
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("ckptlab {{.Version}}\n")
@@ -150,6 +153,32 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 		}
 	}
 	return root
+}
+
+// unknownCommand refuses an argument of ckptlab itself, which names no
+// command, with the commands it may misspell.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if experiment.IsExperimentFile(args[0]) {
+		return usagef(cmd, "unknown command %q for %q (to run the file, write ckptlab run %s)", args[0], cmd.CommandPath(), args[0])
+	}
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		return usagef(cmd, "unknown command %q for %q (did you mean %s?)", args[0], cmd.CommandPath(), words.Or(near))
+	}
+	return usagef(cmd, "unknown command %q for %q (want one of %s)", args[0], cmd.CommandPath(), words.Or(commandNames(cmd)))
+}
+
+// commandNames lists the commands a user may run.
+func commandNames(cmd *cobra.Command) []string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return names
 }
 
 // experimentFiles is the positional-argument check of the commands that

@@ -36,7 +36,7 @@ func TestCommandLine(t *testing.T) {
 		{"completion fish", []string{"completion", "fish"}, exitOK, "complete -c ckptlab", "", true},
 		{"no command", nil, exitBadUser, "", "Available Commands:", false},
 		{"version with an argument", []string{"version", "x"}, exitBadUser, "", "ckptlab version: takes no arguments (got [\"x\"])\nRun 'ckptlab version --help' for usage.\n", false},
-		{"unknown command", []string{"frob"}, exitBadUser, "", "ckptlab: unknown command \"frob\" for \"ckptlab\"\nRun 'ckptlab --help' for usage.\n", false},
+		{"unknown command", []string{"frob"}, exitBadUser, "", "ckptlab: unknown command \"frob\" for \"ckptlab\" (want one of completion, diff, merge, plan, run, validate or version)\nRun 'ckptlab --help' for usage.\n", false},
 		{"unknown flag", []string{"run", "--frob", lessonFile}, exitBadUser, "", "ckptlab run: unknown flag: --frob\nRun 'ckptlab run --help' for usage.\n", false},
 		{"no file", []string{"run", "-o", out}, exitBadUser, "", "ckptlab run: no experiment file given (want FILE..., or - for standard input)\n", false},
 		{"empty -o", []string{"run", "-o", "", lessonFile}, exitBadUser, "", "ckptlab run: -o is empty (want a folder for the results, such as -o out)\n", false},

@@ -170,3 +170,98 @@ func TestDiffRecipe(t *testing.T) {
 		t.Errorf("the step with a forgotten name = %d, want 2 naming it:\n%s", code, log)
 	}
 }
+
+// TestHintsThatWork follows the hints of ckptlab's messages as a user
+// would, and checks that each does what it says.
+func TestHintsThatWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	lesson, err := filepath.Abs(lessonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct{ typed, want string }{
+		{"rn", `ckptlab: unknown command "rn" for "ckptlab" (did you mean run?)`},
+		{"valdiate", `ckptlab: unknown command "valdiate" for "ckptlab" (did you mean validate?)`},
+		{"lesson.yaml", `ckptlab: unknown command "lesson.yaml" for "ckptlab" (to run the file, write ckptlab run lesson.yaml)`},
+	} {
+		code, _, stderr := process(t, dir, tt.typed, lesson)
+		if code != exitBadUser || !strings.HasPrefix(stderr, tt.want+"\n") {
+			t.Errorf("ckptlab %s = %d, %q; want 2 and %q", tt.typed, code, stderr, tt.want)
+		}
+	}
+
+	// --max-points: the value suggested passes every table.
+	code, _, stderr := process(t, dir, "run", "-q", "--max-points", "10", "-o", "out", lesson)
+	m := regexp.MustCompile(`raise the limit with --max-points (\d+) to run it`).FindStringSubmatch(stderr)
+	if code != exitBadUser || m == nil {
+		t.Fatalf("run over --max-points = %d, %q; want 2 and a --max-points to raise it to", code, stderr)
+	}
+	if code, _, stderr := process(t, dir, "run", "-q", "--max-points", m[1], "-o", "out", lesson); code != 0 {
+		t.Errorf("run with the --max-points %s suggested = %d: %s", m[1], code, stderr)
+	}
+
+	// Every format in the help.
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}} {
+		_, stdout, _ := process(t, dir, args...)
+		if !strings.Contains(stdout, "csv,xlsx,md,json") {
+			t.Errorf("ckptlab %s lacks csv,xlsx,md,json:\n%s", strings.Join(args, " "), stdout)
+		}
+	}
+	_, stdout, _ := process(t, dir, "run", "--help")
+	if !strings.Contains(stdout, "ckptlab run [-o OUT] [--set key=value]... [--format csv,xlsx,md,json]") {
+		t.Errorf("run --help's usage line omits a format:\n%s", stdout)
+	}
+
+	// A missing base is named once.
+	os.WriteFile(filepath.Join(dir, "x.yaml"), []byte("name: x\nextends: base/nope.yaml\n"), 0o644)
+	code, _, stderr = process(t, dir, "validate", "x.yaml")
+	if want := "x.yaml:2:10: extends: there is no file base/nope.yaml (want the path of an experiment file, relative to the folder of x.yaml)\n"; code != exitBadUser || stderr != want {
+		t.Errorf("validate with a missing base = %d, %q; want %q", code, stderr, want)
+	}
+}
+
+// TestRerunFromTheFolder runs the command experiment.yaml's header gives,
+// from the output folder, twice: each replaces that folder with the same
+// tables, and a run from where it began still replaces it too.
+func TestRerunFromTheFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	lesson, err := filepath.Abs(lessonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if code, _, stderr := process(t, dir, "run", "-q", "--format", "csv", "--set", "workers=2", "-o", "out", lesson); code != 0 {
+		t.Fatal(stderr)
+	}
+	folder := filepath.Join(dir, "out", "lesson")
+	first := setFiles(t, folder)
+	m := regexp.MustCompile(`(?m)^# Run it again, from this folder, with: ckptlab (.*)$`).FindStringSubmatch(first["experiment.yaml"])
+	if m == nil {
+		t.Fatalf("experiment.yaml gives no command to run it again:\n%s", first["experiment.yaml"])
+	}
+	args := strings.Fields(m[1])
+	for i := range 2 {
+		code, stdout, stderr := process(t, folder, args...)
+		if code != 0 {
+			t.Fatalf("run %d of ckptlab %s in %s = %d\n%s%s", i+1, m[1], folder, code, stdout, stderr)
+		}
+		entries, _ := os.ReadDir(filepath.Join(dir, "out"))
+		if len(entries) != 2 { // lesson and its lock file
+			t.Errorf("out holds %d entries after run %d, want lesson and its lock", len(entries), i+1)
+		}
+		got := setFiles(t, folder) // fails on a folder written inside it
+		for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv"} {
+			if got[name] != first[name] {
+				t.Errorf("run %d: %s differs from the first run's", i+1, name)
+			}
+		}
+	}
+	if code, _, stderr := process(t, dir, "run", "-q", "-o", "out", lesson); code != 0 {
+		t.Errorf("a run from where the first began = %d: %s", code, stderr)
+	}
+}

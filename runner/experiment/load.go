@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"ckptlab/internal/safefile"
+	"ckptlab/internal/words"
 )
 
 // MaxFileBytes is the largest experiment file Load reads, 4 MiB: a
@@ -112,8 +113,9 @@ func setHint(path string) string {
 	if d := keyNamed(key); d != nil {
 		return " (to override " + d.Name + ", write --set " + path + ")"
 	}
-	if d := nearestKey(key); d != nil {
-		return " (to override a key, write --set key=value; did you mean --set " + d.Name + "=…?)"
+	if near := nearest(key, keyNames()); near != nil {
+		return " (to override a key, write --set key=value; did you mean " +
+			words.Or(words.Format(near, func(k string) string { return "--set " + k + "=…" })) + "?)"
 	}
 	if identifier.MatchString(key) {
 		return " (to override a key, write --set key=value)"

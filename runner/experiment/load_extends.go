@@ -1,10 +1,13 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -169,12 +172,28 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 		l.reads++
 		data, err := l.files.ReadFile(path)
 		if err != nil {
-			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
-				"base %s: %v (want the path of an experiment file, relative to %s)", path, err, displayDir(at.path)))
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix, "%s (want the path of an experiment file, relative to %s)",
+				unreadBase(path, err), displayDir(at.path)))
 			continue
 		}
 		l.readFile(next, data, stack)
 	}
+}
+
+// unreadBase says why the base at path could not be read.
+func unreadBase(path string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "there is no file " + path
+	case errors.Is(err, errOutsideRoot):
+		return path + " " + err.Error()
+	}
+	// the error of checkRegular or of reading, which wants a file of its own
+	msg, _, _ := strings.Cut(err.Error(), " (want")
+	if strings.HasPrefix(msg, "cannot ") {
+		return path + ": " + msg
+	}
+	return path + " " + msg
 }
 
 // baseDir is the folder the bases of the file at path are relative to.

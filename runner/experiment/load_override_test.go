@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,38 @@ func TestSuggestions(t *testing.T) {
 	for _, tt := range tests {
 		if got := suggestKey(tt.in); got != tt.want {
 			t.Errorf("suggestKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestNearest checks which names a misspelled one suggests.
+func TestNearest(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"probability", []string{"probabilities"}},
+		{"Workers", []string{"workers"}},
+		{"seed", []string{"seeds"}},
+		{"stat_rows", []string{"state_rows"}},
+		{"failure", []string{"failure_period", "failure_periods", "failure_weights"}},
+		{"partition", []string{"partition_key"}},
+		{"risk", []string{"risk_level"}},
+		{"x", nil},
+		{"a0", nil},
+		{"colour", nil},
+	}
+	for _, tt := range tests {
+		if got := nearest(tt.name, keyNames()); !slices.Equal(got, tt.want) {
+			t.Errorf("nearest(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		want []string
+	}{{"stop", []string{"step"}}, {"by", nil}, {"too", []string{"to"}}} {
+		if got := nearest(tt.name, []string{"from", "to", "step"}); !slices.Equal(got, tt.want) {
+			t.Errorf("nearest(%q) among the keys of a range = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
