@@ -95,6 +95,7 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 		}
 	}
 	extendedBy, known := extenders(got)
+	own := ownErrors(got)
 	var batch Batch
 	said := map[string]bool{} // override errors, which every file repeats
 	names := map[string]string{}
@@ -114,6 +115,9 @@ func LoadArgs(files Files, args []string, o Overrides, bases Bases) (Batch, erro
 		var list ErrorList
 		if errors.As(f.err, &list) {
 			for _, x := range list {
+				if x.Via != "" && own[x.at()] {
+					continue // said where the base stands, the same in every chain
+				}
 				if x.File == OriginSet || x.File == OriginEnv {
 					if said[x.Error()] {
 						continue
@@ -176,6 +180,23 @@ func extenders(got []argFile) (by map[string][]string, known bool) {
 		}
 	}
 	return by, known
+}
+
+// ownErrors returns the errors of the files of got found where they
+// stand, without a chain, by place and message.
+func ownErrors(got []argFile) map[string]bool {
+	own := map[string]bool{}
+	for _, f := range got {
+		var list ErrorList
+		if errors.As(f.err, &list) {
+			for _, x := range list {
+				if x.Via == "" && x.Line > 0 {
+					own[x.at()] = true
+				}
+			}
+		}
+	}
+	return own
 }
 
 // pathKey names a file the same way whichever path names it: absolute and

@@ -29,11 +29,14 @@ func TestFolderBases(t *testing.T) {
 			"job-c.yml":   "extends: common.yaml\nname: job-c\nfailure_period: 2026-05\n",
 			"job-d.yml":   "name: job-d\nextends: common.yaml\n",
 		}, CheckBases, "x/common.yaml:1:10: periods: 8 leaves the default failure_period 2026-09 outside 2026-02..2026-08 (want failure_period set within them); in x/job-d.yml:2:10: extends", nil, nil},
-		{"a base's bad value, where it stands and in its experiment", map[string]string{
+		{"a base's bad value, said once where it stands", map[string]string{
 			"common.yaml": "workers: 0\n",
 			"a.yaml":      "extends: common.yaml\nname: a\n",
-		}, RunBases, "x/common.yaml:1:10: workers: 0 is not a worker count (want >= 1); in x/a.yaml:1:10: extends\n" +
-			"x/common.yaml:1:10: workers: 0 is not a worker count (want >= 1)", nil, nil},
+		}, RunBases, "x/common.yaml:1:10: workers: 0 is not a worker count (want >= 1)", nil, nil},
+		{"a base's bad value, in its experiment only", map[string]string{
+			"base/common.yaml": "workers: 0\n",
+			"a.yaml":           "extends: base/common.yaml\nname: a\n",
+		}, RunBases, "x/base/common.yaml:1:10: workers: 0 is not a worker count (want >= 1); in x/a.yaml:1:10: extends", nil, nil},
 		{"a forgotten name", map[string]string{
 			"a.yaml":      "name: a\n",
 			"forgot.yaml": "subscribers: 300\n",

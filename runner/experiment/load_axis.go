@@ -136,7 +136,11 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 	case typeEnum:
 		s, ok := c.text(n, suffix, noun, d.want())
 		if ok && !slices.Contains(d.Enum, s) {
-			c.fail(n, suffix, "%s is not %s (want %s)", shown(n), noun, d.want())
+			hint := ""
+			if near := nearest(s, d.Enum); near != nil {
+				hint = "; did you mean " + words.Or(near) + "?"
+			}
+			c.fail(n, suffix, "%s is not %s (want %s%s)", shown(n), noun, d.want(), hint)
 			ok = false
 		}
 		if ok {
