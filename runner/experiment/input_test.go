@@ -122,6 +122,8 @@ func TestYAMLHints(t *testing.T) {
 			"x.yaml:2:16: probabilities: 0..1 is not how YAML writes a range (want {from: 0, to: 1, step: …})"},
 		{"a range of whole numbers with dots", "name: x\nworkers: 1...4\n", nil, nil,
 			"x.yaml:2:10: workers: 1...4 is not how YAML writes a range (want {from: 1, to: 4})"},
+		{"a range with dots in a list", "name: x\nseeds: [1..3]\n", nil, nil,
+			"x.yaml:2:9: seeds[0]: 1..3 is not how YAML writes a range (want seeds: {from: 1, to: 3}, a range in place of the list)"},
 		{"a range with dots in --set", "name: x\n", nil, []string{"probabilities=0.25..1"},
 			"--set probabilities: 0.25..1 is not how YAML writes a range (want {from: 0.25, to: 1, step: …})"},
 		{"a range written right", "name: x\nworkers: {from: 1, to: 0}\n", nil, nil,

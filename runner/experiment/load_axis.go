@@ -104,6 +104,10 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 		c.fail(n, suffix, "all is not allowed in a list (want %s: all alone)", d.Name)
 		return
 	}
+	if want := dotRangeWant(d, n); want != "" {
+		c.fail(n, suffix, "%s is not how YAML writes a range (want %s: %s, a range in place of the list)", shown(n), d.Name, want)
+		return
+	}
 	where := valueAt{n, suffix}
 	switch d.Type {
 	case typeInt:
