@@ -113,6 +113,13 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A folder now holds no base that none of its experiments extends:
+		// an experiment whose name was forgotten is an error, not skipped.
+		if experiment.Disk.IsDir(arg) {
+			if _, err := experiment.LoadArgs(experiment.Disk, []string{arg}, o.Overrides, experiment.RunBases); err != nil {
+				return nil, err
+			}
+		}
 		olds, err := o.loadArg(then, arg)
 		if err != nil {
 			return nil, fmt.Errorf("at %s:\n%w", rev, err)

@@ -10,6 +10,10 @@ import (
 // the run evaluated (docs/outputs.md#the-output-folder).
 const ExperimentFile = "experiment.yaml"
 
+// RerunCommand runs the experiment.yaml of a set again from the set's
+// folder: it replaces that folder, OUT/<name>/, with a fresh set.
+const RerunCommand = "ckptlab run -o .. " + ExperimentFile
+
 // WriteExperiment writes experiment.yaml: the resolved configuration as an
 // experiment file a user can run again, every key with the value that took
 // effect and, for a value that did not come from the experiment file, a
@@ -22,7 +26,8 @@ func (s Set) WriteExperiment(w io.Writer) error {
 		bw.WriteString(", ckptlab " + s.Version)
 	}
 	bw.WriteString(".\n# A comment names where a value that is not the experiment file's came from.\n")
-	bw.WriteString("# Run it again with: ckptlab run " + ExperimentFile + "\n")
+	bw.WriteString("# Run it again, from this folder, with: " + RerunCommand + "\n")
+	bw.WriteString("# (it replaces this folder whole: cd . to see the new one)\n")
 	for _, kv := range s.Config {
 		bw.WriteString(kv.Key + ": " + kv.Value)
 		if kv.Origin != "" {

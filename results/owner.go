@@ -195,19 +195,25 @@ func foreignFiles(folder, name string) ([]string, error) {
 var listFolder = os.ReadDir
 
 // inputWithin returns the first of inputs that lies within folder, by
-// their real paths, or "".
+// their real paths, or "". The folder's experiment.yaml is no such input:
+// a run of it (RerunCommand) read it whole before it replaces the set,
+// and writes it again; foreignFiles refuses it when no run wrote it.
 func inputWithin(folder string, inputs []string) string {
 	real, err := filepath.EvalSymlinks(folder)
 	if err != nil {
 		return ""
 	}
 	real, _ = filepath.Abs(real)
+	own := filepath.Join(real, ExperimentFile)
 	for _, in := range inputs {
 		p, err := filepath.EvalSymlinks(in)
 		if err != nil {
 			continue
 		}
 		p, _ = filepath.Abs(p)
+		if p == own {
+			continue
+		}
 		if rel, err := filepath.Rel(real, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return in
 		}

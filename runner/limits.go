@@ -19,15 +19,17 @@ type Limits struct {
 }
 
 // Exceeded says why a run of e passes one of the limits, and how to run
-// it anyway, or returns "" when it passes none.
+// it anyway, or returns "" when it passes none. The --max-points it
+// suggests is that of the largest table, which every table passes.
 func (l Limits) Exceeded(e *experiment.Experiment) string {
+	grid, failures := e.GridRows(), e.FailureRows()
 	for _, t := range []struct {
 		file string
 		rows int64
-	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()}} {
+	}{{"grid.csv", grid}, {"failures.csv", failures}} {
 		if t.rows > l.MaxPoints {
 			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
-				t.file, countText(t.rows), l.MaxPoints, countText(t.rows))
+				t.file, countText(t.rows), l.MaxPoints, countText(max(grid, failures)))
 		}
 	}
 	if n := MemoryBytes(e, l.Jobs, l.Formats); n > mibBytes(l.MaxMemoryMiB) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/internal/words"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -115,7 +116,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 It expands YAML experiment files into a grid of parameter combinations,
 evaluates the recovery-cost model at every point and writes the result
-tables as CSV, an XLSX workbook and Markdown into OUT/<name>/.
+tables as CSV, an XLSX workbook, Markdown and JSON (--format csv,xlsx,md,json)
+into OUT/<name>/.
 A FILE of - reads the experiment from standard input.
 
 Exit codes: 0 success, 1 a run failed (or --check found a difference),
@@ -123,13 +125,14 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 		Version:       runner.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cmd.SetOut(stderr)
 			cmd.Usage()
 			return exitCode(exitBadUser)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2 // rn for run, valdiate for validate
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("ckptlab {{.Version}}\n")
@@ -150,6 +153,32 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 		}
 	}
 	return root
+}
+
+// unknownCommand refuses an argument of ckptlab itself, which names no
+// command, with the commands it may misspell.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if experiment.IsExperimentFile(args[0]) {
+		return usagef(cmd, "unknown command %q for %q (to run the file, write ckptlab run %s)", args[0], cmd.CommandPath(), args[0])
+	}
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		return usagef(cmd, "unknown command %q for %q (did you mean %s?)", args[0], cmd.CommandPath(), words.Or(near))
+	}
+	return usagef(cmd, "unknown command %q for %q (want one of %s)", args[0], cmd.CommandPath(), words.Or(commandNames(cmd)))
+}
+
+// commandNames lists the commands a user may run.
+func commandNames(cmd *cobra.Command) []string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return names
 }
 
 // experimentFiles is the positional-argument check of the commands that
@@ -249,12 +278,12 @@ func checkOut(cmd *cobra.Command, out string) error {
 // loadExperiments reads the experiment files, and the files of the
 // folders among them, with the environment's and sets' overrides, for a
 // command that runs them: it names on stderr each base of a folder it
-// skips. On an error it prints every error of every file and returns exit
+// skips, which an experiment of the run extends. On an error it prints every error of every file and returns exit
 // code 2 as the error.
 func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
 	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
-	for _, path := range b.Bases {
-		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, path)
+	for _, base := range b.Bases {
+		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, base.Path)
 	}
 	return b.Experiments, err
 }

@@ -67,7 +67,7 @@ func TestFolderArgument(t *testing.T) {
 	}
 
 	code, stdout, stderr = ckptlab("validate", exp)
-	want := filepath.Join(exp, "a.yaml") + ": ok\n" + filepath.Join(exp, "b.yml") + ": ok\n" + filepath.Join(exp, "common.yaml") + ": ok (a base)\n"
+	want := filepath.Join(exp, "a.yaml") + ": ok\n" + filepath.Join(exp, "b.yml") + ": ok\n" + filepath.Join(exp, "common.yaml") + ": ok (a base, extended by " + filepath.Join(exp, "a.yaml") + ")\n"
 	if code != 0 || stdout != want {
 		t.Errorf("validate = %d\n%s%s\nwant\n%s", code, stdout, stderr, want)
 	}
@@ -99,7 +99,7 @@ func TestBaseRefused(t *testing.T) {
 	}
 	bases := writeTree(t, map[string]string{"x/base.yaml": "workers: 2\n"})
 	code, _, stderr = ckptlab("run", filepath.Join(bases, "x"))
-	if code != exitBadUser || !strings.Contains(stderr, "holds only bases") {
+	if code != exitBadUser || !strings.Contains(stderr, "base.yaml:1:1: has no name, and no experiment here extends it: add `name:` to run it") {
 		t.Errorf("run of a folder of bases = %d, %q", code, stderr)
 	}
 }

@@ -22,7 +22,7 @@ func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		verify  string
 	)
 	cmd := &cobra.Command{
-		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] [--verify sample|all|none] FILE...",
+		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md,json] [-q] [--verify sample|all|none] FILE...",
 		Short: "Merge the shard files in OUT/<name>/shards/ into the tables of one run",
 		Long: `Merge the shard files that ckptlab run --shard I/N wrote into
 OUT/<name>/shards/ and write the tables into OUT/<name>/, byte for byte

@@ -20,7 +20,7 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 		limits  limitFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "plan [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [--max-points N] [--max-memory MiB] FILE...",
+		Use:   "plan [-o OUT] [--set key=value]... [--format csv,xlsx,md,json] [-j N] [--max-points N] [--max-memory MiB] FILE...",
 		Short: "Print the values, table sizes and outputs of a run without evaluating",
 		Long: `Print the values, table sizes and outputs of a run without evaluating.
 

@@ -44,7 +44,7 @@ type runFlags struct {
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE...",
+		Use:   "run [-o OUT] [--set key=value]... [--format csv,xlsx,md,json] [-j N] [-q] [--max-points N] [--max-memory MiB] [--check] [--shard I/N|auto[/N]] FILE...",
 		Short: "Evaluate experiments and write their tables into OUT/<name>/",
 		Long: `Evaluate experiments and write their tables into OUT/<name>/.
 

@@ -6,12 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/internal/words"
 	"ckptlab/runner/experiment"
 )
 
 // newValidateCmd returns ckptlab validate, which checks experiment files
 // and prints every error of every file, or FILE: ok for each when there is
-// none. It evaluates and writes nothing.
+// none, a base with the experiments that extend it. It evaluates and
+// writes nothing.
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sets []string
 	cmd := &cobra.Command{
@@ -27,8 +29,12 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 			for _, e := range b.Experiments {
 				fmt.Fprintf(stdout, "%s: ok\n", e.File)
 			}
-			for _, path := range b.Bases {
-				fmt.Fprintf(stdout, "%s: ok (a base)\n", path)
+			for _, base := range b.Bases {
+				if len(base.ExtendedBy) == 0 {
+					fmt.Fprintf(stdout, "%s: ok (a base)\n", base.Path)
+					continue
+				}
+				fmt.Fprintf(stdout, "%s: ok (a base, extended by %s)\n", base.Path, words.And(base.ExtendedBy))
 			}
 			return nil
 		},

@@ -54,6 +54,13 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// at writes the error without its chain: where it is, and what.
+func (e *Error) at() string {
+	c := *e
+	c.Via = ""
+	return c.Error()
+}
+
 // ErrorList is every error found in one or more experiment files. Its
 // Error method writes one line per error.
 type ErrorList []*Error

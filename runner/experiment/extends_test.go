@@ -23,7 +23,7 @@ func TestExtendsCorpus(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			e, err := loadFrom(Disk, path, Overrides{})
+			e, _, err := loadFrom(Disk, path, Overrides{})
 			ok := strings.HasPrefix(filepath.Base(path), "ok-")
 			var got string
 			switch {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"ckptlab/internal/safefile"
+	"ckptlab/internal/words"
 )
 
 // MaxFileBytes is the largest experiment file Load reads, 4 MiB: a
@@ -51,7 +52,7 @@ func Load(path string, o Overrides) (*Experiment, error) {
 // LoadFrom is Load for a file and bases read from files, such as a git
 // revision (see FS).
 func LoadFrom(files Files, path string, o Overrides) (*Experiment, error) {
-	e, err := loadFrom(files, path, o)
+	e, _, err := loadFrom(files, path, o)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +62,18 @@ func LoadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 	return e, nil
 }
 
+// chain is what loading a file found out about its bases, with or
+// without errors.
+type chain struct {
+	read  bool     // the file's top level was read: bases lists every base
+	named bool     // the file, or an override, sets name
+	empty bool     // the file sets no key, an error of its own
+	bases []string // the paths of the bases read through extends, in order
+}
+
 // loadFrom reads the file at path from files and loads it; a base loads
 // as an experiment without a name.
-func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
+func loadFrom(files Files, path string, o Overrides) (*Experiment, chain, error) {
 	name := path
 	var data []byte
 	var err error
@@ -78,7 +88,7 @@ func loadFrom(files Files, path string, o Overrides) (*Experiment, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			msg += setHint(path)
 		}
-		return nil, ErrorList{{File: name, Msg: msg}}
+		return nil, chain{}, ErrorList{{File: name, Msg: msg}}
 	}
 	return loadBytes(files, name, data, o)
 }
@@ -103,8 +113,9 @@ func setHint(path string) string {
 	if d := keyNamed(key); d != nil {
 		return " (to override " + d.Name + ", write --set " + path + ")"
 	}
-	if d := nearestKey(key); d != nil {
-		return " (to override a key, write --set key=value; did you mean --set " + d.Name + "=…?)"
+	if near := nearest(key, keyNames()); near != nil {
+		return " (to override a key, write --set key=value; did you mean " +
+			words.Or(words.Format(near, func(k string) string { return "--set " + k + "=…" })) + "?)"
 	}
 	if identifier.MatchString(key) {
 		return " (to override a key, write --set key=value)"
@@ -186,7 +197,7 @@ func pathErr(err error) error {
 // the file in the experiment and in errors.
 // Its bases are read from the disk; a base is refused, as by Load.
 func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
-	e, err := loadBytes(Disk, path, data, o)
+	e, _, err := loadBytes(Disk, path, data, o)
 	if err != nil {
 		return nil, err
 	}
@@ -198,18 +209,25 @@ func LoadBytes(path string, data []byte, o Overrides) (*Experiment, error) {
 
 // loadBytes layers the file's bases, the file and the overrides and
 // resolves the experiment; a base resolves to one without a name.
-func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment, error) {
+func loadBytes(files Files, path string, data []byte, o Overrides) (*Experiment, chain, error) {
 	l := newLoader(path)
 	l.files = files
 	l.readFile(link{path: path}, data, nil)
 	l.readEnv(o.Env)
 	l.readSets(o.Sets)
 	e := l.resolve()
+	c := chain{read: !l.noTop, named: l.named, empty: l.empty}
+	for p, i := range l.order {
+		if i > 0 {
+			c.bases = append(c.bases, p)
+		}
+	}
+	slices.SortFunc(c.bases, func(a, b string) int { return l.order[a] - l.order[b] })
 	sortErrors(l.errs, l.order)
 	if len(l.errs) > 0 {
-		return nil, append(l.errs, flowHints(o.Sets, l.errs)...)
+		return nil, c, l.errs
 	}
-	return e, nil
+	return e, c, nil
 }
 
 // givenFile is a file of the command line: its path and, where it could
@@ -234,31 +252,4 @@ func sameFile(given *[]givenFile, path string) (first string, twice bool) {
 	}
 	*given = append(*given, givenFile{path, fi})
 	return "", false
-}
-
-// flowColon finds a colon with no space after it in a flow mapping, as in
-// {from:1,to:4}: YAML reads from:1 as one plain word, not a key and value.
-var flowColon = regexp.MustCompile(`\{[^}]*[^\s{,:]:[^\s:]`)
-
-// flowHints returns, for each --set argument that has errors and writes a
-// flow mapping with a colon not followed by a space, a hint that shows it
-// written with the spaces.
-func flowHints(sets []string, errs ErrorList) ErrorList {
-	var out ErrorList
-	for _, arg := range sets {
-		key, value, ok := strings.Cut(arg, "=")
-		if !ok || !flowColon.MatchString(value) {
-			continue
-		}
-		if !slices.ContainsFunc(errs, func(e *Error) bool {
-			return e.File == OriginSet && (e.Key == key || strings.HasPrefix(e.Key, key+".") || strings.HasPrefix(e.Key, key+"["))
-		}) {
-			continue
-		}
-		fixed := regexp.MustCompile(`([^\s{,:]):([^\s:])`).ReplaceAllString(value, "$1: $2")
-		fixed = regexp.MustCompile(`,([^\s])`).ReplaceAllString(fixed, ", $1")
-		out = append(out, &Error{File: OriginSet, Key: key,
-			Msg: fmt.Sprintf("hint: in YAML flow syntax a colon takes a space after it (want --set '%s=%s')", key, fixed)})
-	}
-	return out
 }

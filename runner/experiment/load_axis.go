@@ -84,6 +84,8 @@ func (c *checker) values(d *keyDef, n *yaml.Node, fr frame) (parsed, bool) {
 		c.unique(d, &v)
 	case d.All && isWord(n, "all"):
 		v.All = true
+	case dotRangeWant(d, n) != "":
+		c.fail(n, "", "%s is not how YAML writes a range (want %s)", shown(n), dotRangeWant(d, n))
 	default:
 		c.one(d, n, "", fr, &v)
 	}
@@ -100,6 +102,10 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 	noun := article(d.Noun)
 	if d.All && suffix != "" && isWord(n, "all") {
 		c.fail(n, suffix, "all is not allowed in a list (want %s: all alone)", d.Name)
+		return
+	}
+	if want := dotRangeWant(d, n); want != "" {
+		c.fail(n, suffix, "%s is not how YAML writes a range (want %s: %s, a range in place of the list)", shown(n), d.Name, want)
 		return
 	}
 	where := valueAt{n, suffix}
@@ -134,7 +140,11 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 	case typeEnum:
 		s, ok := c.text(n, suffix, noun, d.want())
 		if ok && !slices.Contains(d.Enum, s) {
-			c.fail(n, suffix, "%s is not %s (want %s)", shown(n), noun, d.want())
+			hint := ""
+			if near := nearest(s, d.Enum); near != nil {
+				hint = "; did you mean " + words.Or(near) + "?"
+			}
+			c.fail(n, suffix, "%s is not %s (want %s%s)", shown(n), noun, d.want(), hint)
 			ok = false
 		}
 		if ok {

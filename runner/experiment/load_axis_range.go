@@ -52,7 +52,7 @@ func (c *checker) rangeKeys(n *yaml.Node) (rangeEnds, bool) {
 		slot := map[string]**yaml.Node{"from": &r.from, "to": &r.to, "step": &r.step}[k.Value]
 		switch {
 		case slot == nil:
-			c.fail(k, "."+k.Value, "unknown key in a range (want from, to or step)")
+			c.fail(k, "."+k.Value, "unknown key in a range (%s)", suggestAmong(k.Value, []string{"from", "to", "step"}))
 			ok = false
 		case *slot != nil:
 			c.fail(k, "."+k.Value, "duplicate key (want it once%s)", firstAt(c.p, *slot))

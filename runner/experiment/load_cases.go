@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -151,21 +150,10 @@ func axisOf(key string) string { return cmp.Or(columnNames[key], key) }
 func isAxis(key string) bool { return slices.Contains(axisKeys, key) }
 
 // suggestAmong says which of names an unknown one may have meant, or
-// lists them. Names within two edits are suggested when they are one, or
-// two names of one axis (interval, intervals).
+// lists them.
 func suggestAmong(name string, names []string) string {
-	var best []string
-	bestDist := 3
-	for _, n := range names {
-		switch dist := editDistance(strings.ToLower(name), n); {
-		case dist < bestDist:
-			best, bestDist = []string{n}, dist
-		case dist == bestDist:
-			best = append(best, n)
-		}
-	}
-	if len(best) == 1 || len(best) == 2 && axisOf(best[0]) == axisOf(best[1]) {
-		return "did you mean " + strings.Join(best, " or ") + "?"
+	if near := nearest(name, names); near != nil {
+		return "did you mean " + words.Or(near) + "?"
 	}
 	return "want " + words.Or(names)
 }

@@ -1,10 +1,13 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -21,6 +24,10 @@ const maxChainFiles = 256
 // extendsKey is the key that names an experiment file's bases. It is read
 // before the layers are merged and is no value of the resolved experiment.
 const extendsKey = "extends"
+
+// emptyFile refuses a file that sets no key: as a base it changes
+// nothing, and as an experiment it has no name.
+const emptyFile = "is empty: it sets no key (want key: value lines, and name: to run it as an experiment)"
 
 // link is one file of a chain of bases: its path, and how the chain
 // reached it.
@@ -50,6 +57,10 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 			l.noTop = true
 		}
 	}
+	if len(errs) == 0 && (root == nil || root.Kind == yaml.MappingNode && len(root.Content) == 0) {
+		l.errs = append(l.errs, fp.errorAt(root, "", "%s", emptyFile))
+		l.empty = l.empty || top
+	}
 	if root == nil {
 		return
 	}
@@ -69,6 +80,11 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		k, v := root.Content[i], root.Content[i+1]
 		kp := place{File: at.path, Name: shown(k), Lines: true, Via: at.via}
 		errs := append(checkNode(k, "", fp), checkPlain(v, "", kp)...)
+		if len(errs) == 0 {
+			if g := gluedError(v, kp); g != nil {
+				errs = append(errs, g)
+			}
+		}
 		l.errs = append(l.errs, errs...)
 		if len(errs) > 0 {
 			v = nil // never read a value that may hold an alias
@@ -156,12 +172,28 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 		l.reads++
 		data, err := l.files.ReadFile(path)
 		if err != nil {
-			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
-				"base %s: %v (want the path of an experiment file, relative to %s)", path, err, displayDir(at.path)))
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix, "%s (want the path of an experiment file, relative to %s)",
+				unreadBase(path, err), displayDir(at.path)))
 			continue
 		}
 		l.readFile(next, data, stack)
 	}
+}
+
+// unreadBase says why the base at path could not be read.
+func unreadBase(path string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "there is no file " + path
+	case errors.Is(err, errOutsideRoot):
+		return path + " " + err.Error()
+	}
+	// the error of checkRegular or of reading, which wants a file of its own
+	msg, _, _ := strings.Cut(err.Error(), " (want")
+	if strings.HasPrefix(msg, "cannot ") {
+		return path + ": " + msg
+	}
+	return path + " " + msg
 }
 
 // baseDir is the folder the bases of the file at path are relative to.

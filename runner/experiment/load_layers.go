@@ -27,6 +27,8 @@ type loader struct {
 	errs     ErrorList
 	root     *yaml.Node // the file's top level, nil for an empty file
 	noTop    bool       // the top level is not a mapping
+	named    bool       // a layer sets name: an experiment, not a base
+	empty    bool       // the file sets no key
 }
 
 // setting is one key's value in one layer. ID is its index in

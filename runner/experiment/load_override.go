@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"ckptlab/internal/words"
 )
 
 // envPrefix starts the name of every environment variable that overrides a
@@ -99,6 +101,11 @@ func (l *loader) override(d *keyDef, p place, value string) *setting {
 	if root != nil {
 		errs = append(errs, checkPlain(root, "", p)...)
 	}
+	if root != nil && len(errs) == 0 {
+		if g := gluedSet(value, root, p); g != nil {
+			errs = append(errs, g)
+		}
+	}
 	l.errs = append(l.errs, errs...)
 	if len(errs) > 0 {
 		root = nil
@@ -112,39 +119,54 @@ const fileOnly = "extends is read from the experiment file only (want extends: i
 
 // suggestKey says which key an unknown one may have meant, or lists them.
 func suggestKey(name string) string {
-	if d := nearestKey(name); d != nil {
-		return "did you mean " + d.Name + "?"
+	if near := nearest(name, keyNames()); near != nil {
+		return "did you mean " + words.Or(near) + "?"
 	}
 	return "want one of " + strings.Join(keyNames(), ", ")
 }
 
 // suggestEnv is suggestKey for the rest of an environment variable's name.
 func suggestEnv(rest string) string {
-	if d := nearestKey(strings.ToLower(rest)); d != nil {
-		return "did you mean " + envPrefix + strings.ToUpper(d.Name) + "?"
+	if near := nearest(strings.ToLower(rest), keyNames()); near != nil {
+		return "did you mean " + words.Or(words.Format(near, func(k string) string { return envPrefix + strings.ToUpper(k) })) + "?"
 	}
 	return "want " + envPrefix + " and a key in upper case, such as " + envPrefix + "STATE_ROWS"
 }
 
-// nearestKey returns the key within two edits of name, ignoring case, or
-// nil when there is none or more than one.
-func nearestKey(name string) *keyDef {
-	var best *keyDef
-	bestDist := 3
-	tie := false
-	for _, d := range keyTable {
-		dist := editDistance(strings.ToLower(name), d.Name)
-		switch {
-		case dist < bestDist:
-			best, bestDist, tie = d, dist, false
-		case dist == bestDist:
-			tie = true
+// nearest returns the names an unknown one, read without regard to case,
+// most likely misspells: those fewest edits away, within a third of its
+// length (one edit for up to four letters, two at least for more), or else
+// those it begins or that begin it (of four letters or more). It returns
+// nil when none is near, or more than three are equally near: a guess
+// among many helps no one.
+func nearest(name string, names []string) []string {
+	name = strings.ToLower(name)
+	limit := 1
+	if len(name) > 4 {
+		limit = max(2, len(name)/3)
+	}
+	var near []string
+	best := limit + 1
+	for _, n := range names {
+		switch d := editDistance(name, n); {
+		case d > limit:
+		case d < best:
+			near, best = []string{n}, d
+		case d == best:
+			near = append(near, n)
 		}
 	}
-	if tie {
+	if near == nil {
+		for _, n := range names {
+			if len(name) >= 4 && strings.HasPrefix(n, name) || len(n) >= 4 && strings.HasPrefix(name, n) {
+				near = append(near, n)
+			}
+		}
+	}
+	if len(near) > 3 {
 		return nil
 	}
-	return best
+	return near
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

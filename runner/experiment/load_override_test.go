@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,7 +135,7 @@ func TestOverrideAgainstFile(t *testing.T) {
 			"x.yaml:2:10: workers: 0 is not a worker count (want >= 1)"},
 		{"file intervals checked against the cap only", "name: x\nperiods: 12\nintervals: [10]\n", []string{"periods=6", "intervals=[3]", "failure_period=2026-04"},
 			""},
-		{"name from an override", "", []string{"name=given"}, ""},
+		{"name from an override", "workers: 4\n", []string{"name=given"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,6 +174,38 @@ func TestSuggestions(t *testing.T) {
 	for _, tt := range tests {
 		if got := suggestKey(tt.in); got != tt.want {
 			t.Errorf("suggestKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestNearest checks which names a misspelled one suggests.
+func TestNearest(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"probability", []string{"probabilities"}},
+		{"Workers", []string{"workers"}},
+		{"seed", []string{"seeds"}},
+		{"stat_rows", []string{"state_rows"}},
+		{"failure", []string{"failure_period", "failure_periods", "failure_weights"}},
+		{"partition", []string{"partition_key"}},
+		{"risk", []string{"risk_level"}},
+		{"x", nil},
+		{"a0", nil},
+		{"colour", nil},
+	}
+	for _, tt := range tests {
+		if got := nearest(tt.name, keyNames()); !slices.Equal(got, tt.want) {
+			t.Errorf("nearest(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		want []string
+	}{{"stop", []string{"step"}}, {"by", nil}, {"too", []string{"to"}}} {
+		if got := nearest(tt.name, []string{"from", "to", "step"}); !slices.Equal(got, tt.want) {
+			t.Errorf("nearest(%q) among the keys of a range = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

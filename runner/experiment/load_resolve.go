@@ -14,9 +14,13 @@ var lastMonth = model.NewMonth(9999, 12)
 // resolve checks every value of every layer and builds the experiment of
 // the merged values. The values that take effect are checked against
 // each other too: intervals and failure labels against periods and start.
-// It returns nil when any error was found.
+// It returns nil when any error was found. A base, which no layer names,
+// is checked key by key (see resolveBase).
 func (l *loader) resolve() *Experiment {
 	win := l.winners()
+	if l.named = win["name"] != nil; !l.named {
+		return l.resolveBase(win)
+	}
 	got := make([]*parsed, len(l.settings)) // nil for a value with errors
 	done := make([]bool, len(l.settings))
 	check := func(s *setting, fr frame) {
@@ -79,8 +83,6 @@ func (l *loader) resolve() *Experiment {
 		}
 	}
 	l.checkDefaults(win, got, fr, e)
-	// A file without name is a base: it resolves to an experiment without
-	// one, which only validate accepts.
 	if len(l.errs) > 0 {
 		return nil
 	}
@@ -94,6 +96,47 @@ func (l *loader) resolve() *Experiment {
 			return nil
 		}
 	}
+	return &e
+}
+
+// resolveBase checks each value of a base on its own: its known keys,
+// types and ranges. How the values fit each other and the defaults (a
+// failure_period within periods) is checked in each experiment that
+// extends the base, where the keys it leaves out are known. A base
+// resolves to its values without name, cases or exclusions: nothing runs
+// it.
+func (l *loader) resolveBase(win map[string]*setting) *Experiment {
+	got := map[string]*parsed{}
+	for _, s := range l.settings {
+		if s.Node == nil {
+			continue
+		}
+		c := checker{p: s.Place}
+		switch s.Key {
+		case "cases":
+			c.readCases(s.Node, fileFrame{})
+		case "exclude":
+			c.readExclude(s.Node)
+		default:
+			if v, ok := c.values(keyNamed(s.Key), s.Node, frame{}); ok && win[s.Key] == s {
+				got[s.Key] = &v
+			}
+		}
+		l.errs = append(l.errs, c.errs...)
+	}
+	if len(l.errs) > 0 {
+		return nil
+	}
+	e := Lesson("")
+	e.File = l.path
+	if v := got["periods"]; v != nil {
+		e.Periods = toInts[int](v.Ints)
+	}
+	if v := got["start"]; v != nil {
+		e.Start = v.Months[0]
+	}
+	l.fill(&e, func(key string) *parsed { return got[key] })
+	e.Origins = l.origins(win)
 	return &e
 }
 

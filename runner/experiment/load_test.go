@@ -237,7 +237,7 @@ func TestParserPanic(t *testing.T) {
 	if err == nil {
 		t.Fatal("withoutPanic returned no error")
 	}
-	e := syntaxError(err, place{File: "x.yaml", Lines: true})
+	e := syntaxError(err, nil, place{File: "x.yaml", Lines: true})
 	if got, want := e.Error(), "x.yaml:1:1: syntax error: the parser failed: index out of range"; got != want {
 		t.Errorf("error = %q, want %q", got, want)
 	}

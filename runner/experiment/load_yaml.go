@@ -62,7 +62,7 @@ func parseDocument(data []byte, p place) (root *yaml.Node, errs ErrorList) {
 	}
 	docs, err := decodeDocuments(data)
 	if err != nil {
-		return nil, ErrorList{syntaxError(err, p)}
+		return nil, ErrorList{syntaxError(err, data, p)}
 	}
 	if len(docs) > 1 {
 		return nil, ErrorList{p.errorAt(docs[1], "",
@@ -122,21 +122,28 @@ var parserProblems = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
-// syntaxError turns an error of the YAML parser into an Error at the line
-// the parser names, or at the start of the file when it names none.
-func syntaxError(err error, p place) *Error {
+// syntaxError turns an error of the YAML parser over data into an Error
+// at the line the parser names, or at the start of the file when it names
+// none. A tab is named as such, at its place.
+func syntaxError(err error, data []byte, p place) *Error {
 	msg := err.Error()
 	e := p.errorAt(nil, "", "")
+	line := 0
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		msg = msg[len(m[0]):]
-		if line, err := strconv.Atoi(m[1]); err == nil && line > 0 && p.Lines {
-			e.Line = line
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && p.Lines {
+			e.Line, line = n, n
 			if parserProblems[msg] {
 				e.Line++
 			}
 		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	if tabProblem(msg) {
+		if t := tabError(data, line, p); t != nil {
+			return t
+		}
+	}
 	if p.Lines {
 		e.Key = ""
 		e.Msg = "syntax error: " + msg
