@@ -55,7 +55,7 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	if _, err := os.Lstat(run.Path); err == nil {
 		f, err := ReadShardFile(run.Path, maxShardBytes(srcs, parts))
 		if err == nil {
-			err = checkShard(e, f, hash, srcs, parts)
+			_, err = checkShard(e, f, hash, srcs, parts)
 		}
 		if err == nil && len(opt.ShardKey) > 0 {
 			err = f.checkSignature(opt.ShardKey)
@@ -124,42 +124,53 @@ func tidy(ctx context.Context, dir string, e *experiment.Experiment) error {
 // checkShard reports whether f is a shard of this experiment, whose hash,
 // sources and partitionings are given: the same name and hash, the pieces
 // of its part, and a tally of the right shape for each of their ranges, in
-// order, that counting them could give.
-func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) error {
+// order, that counting them could give. It returns the sum of each piece's
+// tallies, in the order of the pieces, decoding one range at a time.
+func checkShard(e *experiment.Experiment, f *ShardFile, hash string, srcs []model.Source, parts []model.Partitioning) ([]*model.Tally, error) {
 	if f.Tool != Version {
-		return fmt.Errorf("made by ckptlab %.40q, not by this ckptlab %s (make the shards again with one ckptlab)", f.Tool, Version)
+		return nil, fmt.Errorf("made by ckptlab %.40q, not by this ckptlab %s (make the shards again with one ckptlab)", f.Tool, Version)
 	}
 	if f.Name != e.Name || f.Hash != hash {
-		return fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
+		return nil, fmt.Errorf("made from another experiment (%s, hash %.12s…; this one is %s, hash %.12s…)",
 			f.Name, f.Hash, e.Name, hash)
 	}
 	if !f.Shard.Valid() {
-		return fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, maxShards)
+		return nil, fmt.Errorf("shard %d of %d does not exist (want 1 <= I <= N <= %d)", f.Shard.I, f.Shard.N, maxShards)
 	}
 	if !slices.Equal(f.Pieces, partOf(srcs, f.Shard)) {
-		return fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
+		return nil, fmt.Errorf("its pieces are not those of shard %d of %d of this experiment", f.Shard.I, f.Shard.N)
 	}
 	ranges := rangesOf(f.Pieces)
+	sums := make([]*model.Tally, len(f.Pieces))
+	k := 0 // the piece of the range
 	if len(f.Tallies) != len(ranges) {
-		return fmt.Errorf("%d tallies for the %d ranges of its pieces", len(f.Tallies), len(ranges))
+		return nil, fmt.Errorf("%d tallies for the %d ranges of its pieces", len(f.Tallies), len(ranges))
 	}
 	for i, t := range f.Tallies {
 		if t.piece != ranges[i] {
-			return fmt.Errorf("tally %d is of source %d, subscribers %d to %d, not of the range %d of its pieces", i+1, t.Source, t.Lo+1, t.Hi, i+1)
+			return nil, fmt.Errorf("tally %d is of source %d, subscribers %d to %d, not of the range %d of its pieces", i+1, t.Source, t.Lo+1, t.Hi, i+1)
 		}
 		tally, err := t.Tally()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		src := srcs[t.Source]
 		if !fits(tally, src, parts) {
-			return fmt.Errorf("the tally of source %d, subscribers %d to %d, does not fit the experiment", t.Source, t.Lo+1, t.Hi)
+			return nil, fmt.Errorf("the tally of source %d, subscribers %d to %d, does not fit the experiment", t.Source, t.Lo+1, t.Hi)
 		}
 		if err := tally.Check(int64(t.Hi-t.Lo), src.Missing, src.Duplicates); err != nil {
-			return fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, t.Lo+1, t.Hi, err)
+			return nil, fmt.Errorf("the tally of source %d (subscribers %d to %d) cannot be a count of them: %w", t.Source, t.Lo+1, t.Hi, err)
+		}
+		for f.Pieces[k].Source != t.Source { // the ranges are those of the pieces, in order
+			k++
+		}
+		if sums[k] == nil {
+			sums[k] = tally
+		} else if err := sums[k].Merge(tally); err != nil {
+			return nil, fmt.Errorf("source %d: %w", t.Source, err)
 		}
 	}
-	return nil
+	return sums, nil
 }
 
 // fits reports whether t has the periods and partitionings of a tally of
@@ -285,8 +296,9 @@ type merger struct {
 func (m *merger) add(folder, name string) {
 	path := filepath.Join(folder, name)
 	f, err := ReadShardFile(path, m.limit)
+	var sums []*model.Tally
 	if err == nil {
-		if err = m.prove(f); err != nil {
+		if sums, err = m.prove(f); err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -304,34 +316,31 @@ func (m *merger) add(folder, name string) {
 		return
 	}
 	m.seen[f.Shard] = path
-	for _, t := range f.Tallies {
-		if m.tallies[t.Source] == nil {
-			m.tallies[t.Source] = model.NewTally(m.srcs[t.Source].Periods, m.parts)
+	for i, p := range f.Pieces {
+		if m.tallies[p.Source] == nil {
+			m.tallies[p.Source] = model.NewTally(m.srcs[p.Source].Periods, m.parts)
 		}
-		tally, err := t.Tally() // decoded once before, by checkShard
-		if err == nil {
-			err = m.tallies[t.Source].Merge(tally)
-		}
-		if err != nil {
-			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, t.Source, err))
+		if err := m.tallies[p.Source].Merge(sums[i]); err != nil {
+			m.problems = append(m.problems, fmt.Errorf("%s: source %d: %w", path, p.Source, err))
 			return
 		}
 	}
 }
 
-// prove reports why f cannot be merged: not signed with the key, if one is
-// set; not a shard of this experiment (checkShard); or a range counted
-// again that differs (recount).
-func (m *merger) prove(f *ShardFile) error {
+// prove returns the sums of f's pieces (checkShard), or why f cannot be
+// merged: not signed with the key, if one is set; not a shard of this
+// experiment; or a range counted again that differs (recount).
+func (m *merger) prove(f *ShardFile) ([]*model.Tally, error) {
 	if len(m.opt.ShardKey) > 0 {
 		if err := f.checkSignature(m.opt.ShardKey); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if err := checkShard(m.e, f, m.hash, m.srcs, m.parts); err != nil {
-		return err
+	sums, err := checkShard(m.e, f, m.hash, m.srcs, m.parts)
+	if err != nil {
+		return nil, err
 	}
-	return recount(m.ctx, m.e, m.opt, f)
+	return sums, recount(m.ctx, m.e, m.opt, f)
 }
 
 // missing records the shards of the one N met that no file holds, leaving
