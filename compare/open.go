@@ -21,8 +21,11 @@ type Opener struct {
 	Overrides experiment.Overrides
 	// Dir is the folder whose repository REV:PATH reads; "" is the
 	// current folder.
-	Dir   string
-	trees map[string]*gitrev.Tree
+	Dir string
+	// OutsideRoot reads the bases of an experiment file on the disk
+	// wherever they lie, not only inside its root (experiment.RootOf).
+	OutsideRoot bool
+	trees       map[string]*gitrev.Tree
 }
 
 // Side opens one side: an output folder (a folder with experiment.yaml),
@@ -33,7 +36,7 @@ func (o *Opener) Side(arg string) (*Side, error) {
 		if fi.IsDir() {
 			return FolderSide(arg)
 		}
-		return ExperimentSide(o.Ctx, experiment.Disk, arg, arg, o.Overrides)
+		return ExperimentSide(o.Ctx, experiment.DiskFiles(o.OutsideRoot), arg, arg, o.Overrides)
 	}
 	rev, path, ok := strings.Cut(arg, ":")
 	if !ok || rev == "" || path == "" {
@@ -113,7 +116,7 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 			if err != nil {
 				return nil, fmt.Errorf("at %s:\n%w", rev, err)
 			}
-			new, err := o.load(experiment.Disk, path)
+			new, err := o.load(experiment.DiskFiles(o.OutsideRoot), path)
 			if err != nil {
 				return nil, err
 			}

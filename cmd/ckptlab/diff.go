@@ -18,9 +18,10 @@ import (
 // columns, of two sides or of files at a git revision against now.
 func newDiffCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		rev    string
-		format string
-		sets   []string
+		rev     string
+		format  string
+		sets    []string
+		outside bool
 	)
 	cmd := &cobra.Command{
 		Use:   "diff [--format text|md|json] [--set key=value]... OLD NEW\n  ckptlab diff --rev REV [--format text|md|json] FILE...|DIR",
@@ -51,7 +52,7 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets)}
+			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), OutsideRoot: outside}
 			var report *compare.Report
 			var err error
 			if rev != "" {
@@ -85,5 +86,6 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 	cmd.Flags().StringVar(&rev, "rev", "", "compare each FILE at git revision `REV` with the file now")
 	cmd.Flags().StringVar(&format, "format", compare.FormatText, "report `format`: text, md (GitHub Markdown) or json")
 	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, `key=value` in YAML flow syntax (repeatable)")
+	addRootFlag(cmd, &outside)
 	return cmd
 }

@@ -19,6 +19,7 @@ func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		sets    []string
 		formats formatsFlag
 		quiet   bool
+		outside bool
 	)
 	cmd := &cobra.Command{
 		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md] [-q] FILE...",
@@ -37,7 +38,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 			if out == "-" {
 				return usagef(cmd, "merge reads OUT/<name>/shards/, and -o - names no folder")
 			}
-			exps, err := loadExperiments("merge", files, sets, stderr)
+			exps, err := loadExperiments("merge", files, sets, outside, stderr)
 			if err != nil {
 				return err
 			}
@@ -58,6 +59,7 @@ files of another experiment or N, present twice, or damaged are refused.`,
 	addSetFlagUsage(cmd, &sets, "override a key as the shards did, `key=value` with the value in YAML flow syntax (repeatable)")
 	addFormatFlag(cmd, &formats)
 	addQuietFlag(cmd, &quiet)
+	addRootFlag(cmd, &outside)
 	return cmd
 }
 
