@@ -109,7 +109,39 @@ func (t *Tree) Open(name string) (fs.File, error) {
 	if e.mode.IsDir() || !e.mode.IsRegular() {
 		return &file{info: info}, nil
 	}
-	return &file{info: info, read: func() ([]byte, error) { return git(t.Root, "cat-file", "blob", e.object) }}, nil
+	return &file{info: info, read: func() ([]byte, error) { return blob(t.Root, e.object, e.size) }}, nil
+}
+
+// blob reads the blob object of the repository at root, of the size the
+// tree lists, and never more: a blob that gives more is an error.
+func blob(root, object string, size int64) ([]byte, error) {
+	cmd := exec.Command("git", "cat-file", "blob", object)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(out, size+1))
+	if err == nil && int64(len(data)) > size {
+		err = fmt.Errorf("blob %s gives more than the %d bytes its tree lists", object, size)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, err
+	}
+	if err := cmd.Wait(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	return data, nil
 }
 
 // ReadDir lists the folder name of the tree, in lexical order.
