@@ -50,9 +50,9 @@ const (
 // have put there: experiment.yaml is read as an experiment file is, the
 // small tables whole within tableLimits, grid.csv a row at a time.
 var (
-	settingsLimits = safefile.Limits{Bytes: experiment.MaxFileBytes, Line: experiment.MaxFileBytes, Lines: 100_000}
-	tableLimits    = safefile.Limits{Bytes: 128 << 20, Line: maxRecord, Lines: 2_000_000, CSV: true}
-	gridLimits     = safefile.Limits{Line: maxRecord, CSV: true}
+	settingsLimits = safefile.Limits{Bytes: experiment.MaxFileBytes, Line: experiment.MaxFileBytes, Lines: 100_000, Text: true}
+	tableLimits    = safefile.Limits{Bytes: 128 << 20, Line: maxRecord, Lines: 2_000_000, CSV: true, Text: true}
+	gridLimits     = safefile.Limits{Line: maxRecord, CSV: true, Text: true}
 )
 
 // maxRecord is the longest row of a table diff reads, 4 MiB: a row of

@@ -13,6 +13,7 @@ type Limits struct {
 	Line  int   // the longest line, its end included; for CSV, the longest record
 	Lines int64 // the most lines (for CSV, records)
 	CSV   bool  // a line end inside a quoted field does not end a record
+	Text  bool  // a UTF-8 byte order mark at the start is dropped
 }
 
 // LimitError is the error of a Reader past a limit of lines.
@@ -30,7 +31,7 @@ func (e *LimitError) Error() string {
 var bom = []byte("\xef\xbb\xbf")
 
 // Reader reads a file within Limits. It drops a byte order mark at the
-// start, and fails with a *TooLargeError past Limits.Bytes, a *LimitError
+// start of a text file, and fails with a *TooLargeError past Limits.Bytes, a *LimitError
 // past the others, and an error past the size the file had when it was
 // opened (a file that grows as it is read, or one in /proc).
 type Reader struct {
@@ -84,7 +85,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	if !r.started {
+	if !r.started && r.lim.Text {
 		if err := r.start(); err != nil {
 			return 0, err
 		}

@@ -18,10 +18,11 @@ func TestReader(t *testing.T) {
 		want     string // the text read, or "error:" and what the error says
 	}{
 		{"plain", "a,b\n1,2\n", Limits{}, "a,b\n1,2\n"},
-		{"mark dropped", "\xef\xbb\xbfseed\n1\n", Limits{}, "seed\n1\n"},
-		{"mark alone", "\xef\xbb\xbf", Limits{}, ""},
-		{"short", "a", Limits{}, "a"},
-		{"mark only at the start", "a\xef\xbb\xbf\n", Limits{}, "a\xef\xbb\xbf\n"},
+		{"mark dropped", "\xef\xbb\xbfseed\n1\n", Limits{Text: true}, "seed\n1\n"},
+		{"mark kept in a file not of text", "\xef\xbb\xbfseed\n", Limits{}, "\xef\xbb\xbfseed\n"},
+		{"mark alone", "\xef\xbb\xbf", Limits{Text: true}, ""},
+		{"short", "a", Limits{Text: true}, "a"},
+		{"mark only at the start", "a\xef\xbb\xbf\n", Limits{Text: true}, "a\xef\xbb\xbf\n"},
 		{"bytes at the limit", "abcd", Limits{Bytes: 4}, "abcd"},
 		{"bytes past the limit", "abcde", Limits{Bytes: 4}, "error:larger than 4 bytes"},
 		{"line at the limit", "abc\nde\n", Limits{Line: 4}, "abc\nde\n"},

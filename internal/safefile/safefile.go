@@ -9,8 +9,9 @@
 // never waiting on a FIFO and never opening a device; it checks what it
 // opened again by fstat, so nothing can be swapped in between. A Reader
 // reads an open file within limits of bytes, line length and lines, never
-// past the size the file had when opened, and drops a UTF-8 byte order
-// mark. ReadFile does both for a file read whole.
+// past the size the file had when opened, and drops the UTF-8 byte order
+// mark of a text file. ReadFile and ReadLinked do both for a file read
+// whole.
 package safefile
 
 import (
@@ -106,7 +107,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // ReadLinked is ReadFile for a path that may be a symbolic link (see
-// OpenLinked), within lim; the byte order mark is dropped.
+// OpenLinked), within lim.
 func ReadLinked(path string, lim Limits) ([]byte, error) {
 	return readFile(path, true, lim)
 }
