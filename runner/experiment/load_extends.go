@@ -62,7 +62,7 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		// Its keys may be lines of any file (a link to /etc/shadow): none
 		// is quoted.
 		l.errs = append(l.errs, fp.errorAt(root.Content[0], "",
-			"is not an experiment file: none of its %d keys is a key of one, so none is shown (want key: value lines such as name: lesson)", len(root.Content)/2))
+			"is not an experiment file: none of its keys is a key of one, so none of its lines is shown (want key: value lines such as name: lesson)"))
 		if top {
 			l.noTop = true
 		}
