@@ -259,3 +259,72 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	}
 	git(t, dir, args...)
 }
+
+// TestHostileBases attacks extends under the same cap and timeout: a base
+// of 120,000 seeds listed 255 times, one of 120,000 errors listed 255
+// times, a link to a secret, and a base outside the root, which only
+// --allow-outside-root reads.
+func TestHostileBases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process per case")
+	}
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) is not installed; it caps each case's memory")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "exp")
+	seeds := make([]string, 120_000)
+	bad := make([]string, 120_000)
+	for i := range seeds {
+		seeds[i], bad[i] = strconv.Itoa(i), "x"
+	}
+	many := func(name string) string { return "[" + strings.Repeat(name+", ", 254) + name + "]" }
+	outsideSecret := filepath.Join(root, "shadow")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{
+		"exp/seeds.yaml": "seeds: [" + strings.Join(seeds, ", ") + "]\n",
+		"exp/errs.yaml":  "workers: [" + strings.Join(bad, ", ") + "]\n",
+		"exp/big.yaml":   "name: big\nprobabilities: [1]\nintervals: [none, 2]\nsubscribers: 2\nperiods: 3\nfailure_period: 2026-02\nextends: " + many("seeds.yaml") + "\n",
+		"exp/bad.yaml":   "name: bad\nextends: " + many("errs.yaml") + "\n",
+		"exp/sh.yaml":    "name: sh\nextends: shadow.yaml\n",
+		"exp/up.yaml":    "name: up\nprobabilities: [1, 0.5]\nextends: ../outside.yaml\n",
+		"outside.yaml":   "workers: 2\n",
+		"shadow":         secretLines,
+	} {
+		write(t, filepath.Join(root, name), []byte(src))
+	}
+	if err := os.Symlink(outsideSecret, filepath.Join(dir, "shadow.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{"plan", "big.yaml"}, exitOK, ""},
+		{[]string{"validate", "bad.yaml"}, exitBadUser, "more errors"},
+		{[]string{"validate", "sh.yaml"}, exitBadUser, "base shadow.yaml is a link to a file outside"},
+		{[]string{"run", "-q", "-o", "out", "sh.yaml"}, exitBadUser, "base shadow.yaml is a link to a file outside"},
+		{[]string{"validate", "up.yaml"}, exitBadUser, "base ../outside.yaml is outside"},
+		{[]string{"plan", "up.yaml"}, exitBadUser, "base ../outside.yaml is outside"},
+		{[]string{"diff", "up.yaml", "up.yaml"}, exitBadUser, "base ../outside.yaml is outside"},
+		{[]string{"validate", "--allow-outside-root", "up.yaml"}, exitOK, ""},
+		{[]string{"plan", "--allow-outside-root", "up.yaml"}, exitOK, ""},
+		{[]string{"diff", "--allow-outside-root", "up.yaml", "up.yaml"}, exitOK, ""},
+		{[]string{"run", "-q", "--format", "csv", "-o", "out", "--allow-outside-root", "up.yaml"}, exitOK, ""},
+		{[]string{"validate", "--allow-outside-root", "sh.yaml"}, exitBadUser, "is not an experiment file"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := capped(t, dir, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want %d with %q:\n%.2000s", code, tt.code, tt.want, stderr)
+			}
+			if strings.Contains(stdout+stderr, secret) {
+				t.Errorf("the output quotes the secret's lines:\n%s%s", stdout, stderr)
+			}
+		})
+	}
+}
