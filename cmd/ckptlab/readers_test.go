@@ -124,9 +124,7 @@ func TestHostileFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process per case")
 	}
-	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit (util-linux) is not installed; it caps each case's memory")
-	}
+	skipUncapped(t)
 	// The folders every case starts from: a run's set with a shard beside
 	// it, the experiment, a copy of it, and a base with a file extending it.
 	src := t.TempDir()
@@ -179,6 +177,19 @@ func TestHostileFiles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// skipUncapped skips a test whose cases cannot be capped: without
+// prlimit, or under the race detector, whose shadow memory takes more
+// address space than the cap (go test ./... runs them without it).
+func skipUncapped(t *testing.T) {
+	t.Helper()
+	if raceBuild {
+		t.Skip("the race detector's address space does not fit the cap")
+	}
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) is not installed; it caps each case's memory")
 	}
 }
 
@@ -268,9 +279,7 @@ func TestHostileBases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process per case")
 	}
-	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit (util-linux) is not installed; it caps each case's memory")
-	}
+	skipUncapped(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "exp")
 	seeds := make([]string, 120_000)

@@ -84,6 +84,10 @@ func TestSignalAtStart(t *testing.T) {
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
+				// Should the trace line never come, the test fails rather
+				// than waits with the process.
+				hung := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+				defer hung.Stop()
 				lines := make(chan string)
 				var said strings.Builder
 				go func() {
