@@ -26,7 +26,10 @@ type Opener struct {
 	// Limits are checked before an experiment file is evaluated, as run
 	// checks them; their Jobs evaluate it.
 	Limits runner.Limits
-	trees  map[string]*gitrev.Tree
+	// OutsideRoot reads the bases of an experiment file on the disk
+	// wherever they lie, not only inside its root (experiment.RootOf).
+	OutsideRoot bool
+	trees       map[string]*gitrev.Tree
 }
 
 // Side opens one side: an output folder (a folder with experiment.yaml),
@@ -37,7 +40,7 @@ func (o *Opener) Side(arg string) (*Side, error) {
 		if fi.IsDir() {
 			return o.folderSide(arg)
 		}
-		return o.experimentSide(experiment.Disk, arg, arg)
+		return o.experimentSide(experiment.DiskFiles(o.OutsideRoot), arg, arg)
 	}
 	rev, path, ok := strings.Cut(arg, ":")
 	if !ok || rev == "" || path == "" {
@@ -116,7 +119,7 @@ func (o *Opener) Revision(rev string, args []string) (*Report, error) {
 		// A folder now holds no base that none of its experiments extends:
 		// an experiment whose name was forgotten is an error, not skipped.
 		if experiment.Disk.IsDir(arg) {
-			if _, err := experiment.LoadArgs(experiment.Disk, []string{arg}, o.Overrides, experiment.RunBases); err != nil {
+			if _, err := experiment.LoadArgs(experiment.DiskFiles(o.OutsideRoot), []string{arg}, o.Overrides, experiment.RunBases); err != nil {
 				return nil, err
 			}
 		}

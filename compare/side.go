@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"ckptlab/internal/safefile"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -48,23 +49,43 @@ const (
 	breakevenTable = "breakeven"
 )
 
+// Limits of the files diff reads of an output folder, which anyone may
+// have put there: experiment.yaml is read as an experiment file is, the
+// small tables whole within tableLimits, grid.csv a row at a time.
+var (
+	settingsLimits = safefile.Limits{Bytes: experiment.MaxFileBytes, Line: experiment.MaxFileBytes, Lines: 100_000, Text: true}
+	tableLimits    = safefile.Limits{Bytes: 128 << 20, Line: maxRecord, Lines: 2_000_000, CSV: true, Text: true}
+	gridLimits     = safefile.Limits{Line: maxRecord, CSV: true, Text: true}
+)
+
+// maxRecord is the longest row of a table diff reads, 4 MiB: a row of
+// ckptlab's tables is under a kilobyte.
+const maxRecord = 4 << 20
+
 // FolderSide reads the output folder dir, as a run wrote it: its
-// experiment.yaml and CSV tables.
+// experiment.yaml and CSV tables. Only regular files are read, each within
+// its limits: a link, a FIFO, a device or an endless line in the folder is
+// an error, never waited on or read whole.
 func FolderSide(dir string) (*Side, error) {
-	f, err := os.Open(filepath.Join(dir, results.ExperimentFile))
+	path := filepath.Join(dir, results.ExperimentFile)
+	f, err := safefile.OpenReader(path, settingsLimits)
 	if err != nil {
 		return nil, fmt.Errorf("%s: is not an output folder of ckptlab: %v (want a folder a run wrote, such as out/lesson)", dir, unwrap(err))
 	}
 	defer f.Close()
 	settings, err := readSettings(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, results.ExperimentFile), err)
+		return nil, fmt.Errorf("%s: %v", path, unwrap(err))
 	}
-	if _, err := os.Stat(filepath.Join(dir, gridTable+".csv")); err != nil {
+	if _, err := os.Lstat(filepath.Join(dir, gridTable+".csv")); err != nil {
 		return nil, fmt.Errorf("%s: has no grid.csv (want a folder a run wrote with --format csv)", dir)
 	}
 	s := &Side{Label: dir, Settings: settings, open: func(table string) (io.ReadCloser, error) {
-		return os.Open(filepath.Join(dir, table+".csv"))
+		lim := tableLimits
+		if table == gridTable {
+			lim = gridLimits
+		}
+		return safefile.OpenReader(filepath.Join(dir, table+".csv"), lim)
 	}}
 	for _, kv := range settings {
 		if kv.Key == "name" {
@@ -89,9 +110,12 @@ func unwrap(err error) error {
 func readSettings(r io.Reader) ([]results.Setting, error) {
 	var out []results.Setting
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, experiment.MaxFileBytes)
+	sc.Buffer(nil, experiment.MaxFileBytes+1)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
+		if n == 1 && !strings.HasPrefix(line, results.ExperimentHeader) {
+			return nil, errors.New("is not one ckptlab wrote: its first line is not ckptlab's (want experiment.yaml as ckptlab run writes it)")
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}

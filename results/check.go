@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/safefile"
 	"ckptlab/internal/words"
 	"context"
 	"errors"
@@ -92,8 +93,11 @@ func shownLine(s string, eof bool) string {
 	if eof {
 		return "(end of file)"
 	}
-	return s
+	return safefile.Excerpt(s, maxLineText)
 }
+
+// maxLineText is how many characters of a line a difference shows.
+const maxLineText = 120
 
 // Check renders the set in the given formats and compares each file with
 // the one in dir/<name>/, as Write would have written it. It writes nothing

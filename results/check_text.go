@@ -12,7 +12,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"ckptlab/internal/safefile"
 )
@@ -61,14 +60,9 @@ func writeLineDiff(b *strings.Builder, file string, l LineDiff) {
 	}
 }
 
-// cellText shortens a long value for a message.
-func cellText(s string) string {
-	if utf8.RuneCountInString(s) <= maxCellText {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxCellText]) + "…"
-}
+// cellText shortens a long value for a message, and quotes one that is
+// not printable text.
+func cellText(s string) string { return safefile.Excerpt(s, maxCellText) }
 
 // checkText compares a text file with its rendering line by line, the
 // rendering streamed through a pipe so that no table is held in memory.
@@ -117,6 +111,13 @@ func compareLines(ctx context.Context, want, got *bufio.Reader, isCSV bool) (*Di
 			break
 		}
 		if weof && geof {
+			break
+		}
+		if n == 1 && w != g {
+			// Not the file ckptlab writes there: whatever it is (a copy of
+			// some other file), none of its lines is shown.
+			d.Count++
+			d.Detail = "its first line is not the one ckptlab writes there, so it is no file of this set; its lines are not shown"
 			break
 		}
 		if weof { // the file goes on: one difference, and no more read of it

@@ -31,8 +31,8 @@ const MarkerFile = ".ckptlab-set"
 // markerMagic is the first line of a marker file, with its format version.
 const markerMagic = "ckptlab set 1"
 
-// experimentHeader starts every experiment.yaml ckptlab writes.
-const experimentHeader = "# The resolved experiment of the run that wrote this folder"
+// ExperimentHeader starts every experiment.yaml ckptlab writes.
+const ExperimentHeader = "# The resolved experiment of the run that wrote this folder"
 
 // maxMarker bounds what is read of a marker or of the head of an
 // experiment.yaml: a set lists a few files.
@@ -90,9 +90,9 @@ func hasExperimentHeader(folder string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, len(experimentHeader))
+	head := make([]byte, len(ExperimentHeader))
 	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == experimentHeader
+	return err == nil && string(head) == ExperimentHeader
 }
 
 // RefusedError is the error of a run that will not replace its output

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/safefile"
 )
 
 // A run that writes fewer formats than the set in its folder keeps the
@@ -64,9 +65,10 @@ func (s Set) keepOthers(final, stage string, written []string) ([]string, error)
 	return kept, nil
 }
 
-// copyFile copies a regular file, synced.
+// copyFile copies a regular file, synced; anything swapped in for it since
+// it was looked at is refused, not waited on (see package safefile).
 func copyFile(from, to string) error {
-	in, err := os.Open(from)
+	in, _, err := safefile.Open(from)
 	if err != nil {
 		return err
 	}

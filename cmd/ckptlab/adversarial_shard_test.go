@@ -25,10 +25,10 @@ import (
 	"time"
 )
 
-// capped runs ckptlab in a process of its own, as bounded does, under a
+// cappedMerge runs ckptlab in a process of its own, as bounded does, under a
 // 2 GiB address space where prlimit is installed, and returns its exit
 // code and stderr.
-func capped(t *testing.T, env []string, args ...string) (code int, stderr string) {
+func cappedMerge(t *testing.T, env []string, args ...string) (code int, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -178,7 +178,7 @@ func TestForgedShards(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := snapshot(t, out)
-			code, stderr := capped(t, tt.env, append(append([]string{"merge", "-q", "--format", "csv", "-o", out}, tt.args...), tt.file)...)
+			code, stderr := cappedMerge(t, tt.env, append(append([]string{"merge", "-q", "--format", "csv", "-o", out}, tt.args...), tt.file)...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) || (tt.code != exitOK && !strings.Contains(stderr, path+": ")) {
 				t.Fatalf("merge: exit %d, stderr %q; want %d and %q naming %s", code, stderr, tt.code, tt.want, path)
 			}

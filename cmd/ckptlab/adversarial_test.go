@@ -12,7 +12,11 @@ package main
 // Attacks of other files: TestConcurrentRuns and TestKilledRuns
 // (folder_test.go: many runs at once, SIGKILL at random moments of runs),
 // TestInterruptedRun (signal_test.go: SIGKILL, SIGINT and SIGTERM in each
-// phase of a write), TestShardsKilled (run_shard_test.go). Forged and
+// phase of a write), TestSignalAtStart (signal_test.go: a signal at the
+// first moments and in a blocking read), TestShardsKilled
+// (run_shard_test.go), TestHostileFiles and TestHostileBases
+// (readers_test.go: every hostile file against every reader, and hostile
+// bases, under a memory cap and a timeout). Forged and
 // hostile shard files are attacked in runner (shard_forge_test.go,
 // TestMergeRefuses), hostile files for --check in results.
 

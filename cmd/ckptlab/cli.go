@@ -201,6 +201,11 @@ func addSetFlagUsage(cmd *cobra.Command, sets *[]string, usage string) {
 	cmd.Flags().StringArrayVar(sets, "set", nil, usage)
 }
 
+// addRootFlag adds --allow-outside-root.
+func addRootFlag(cmd *cobra.Command, outside *bool) {
+	cmd.Flags().BoolVar(outside, "allow-outside-root", false, "read bases outside the experiment's repository (or, outside one, its folder)")
+}
+
 // addQuietFlag adds -q/--quiet.
 func addQuietFlag(cmd *cobra.Command, quiet *bool) {
 	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
@@ -280,8 +285,8 @@ func checkOut(cmd *cobra.Command, out string) error {
 // command that runs them: it names on stderr each base of a folder it
 // skips, which an experiment of the run extends. On an error it prints every error of every file and returns exit
 // code 2 as the error.
-func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*experiment.Experiment, error) {
-	b, err := loadBatch(files, sets, experiment.RunBases, stderr)
+func loadExperiments(cmd string, files, sets []string, outside bool, stderr io.Writer) ([]*experiment.Experiment, error) {
+	b, err := loadBatch(files, sets, outside, experiment.RunBases, stderr)
 	for _, base := range b.Bases {
 		fmt.Fprintf(stderr, "ckptlab %s: skipped %s: a base, which has no name\n", cmd, base.Path)
 	}
@@ -289,8 +294,9 @@ func loadExperiments(cmd string, files, sets []string, stderr io.Writer) ([]*exp
 }
 
 // loadBatch is loadExperiments for either treatment of bases.
-func loadBatch(files, sets []string, bases experiment.Bases, stderr io.Writer) (experiment.Batch, error) {
-	b, err := experiment.LoadArgs(experiment.Disk, files, experiment.OverridesFromEnv(sets), bases)
+// With outside, bases are read wherever they lie (--allow-outside-root).
+func loadBatch(files, sets []string, outside bool, bases experiment.Bases, stderr io.Writer) (experiment.Batch, error) {
+	b, err := experiment.LoadArgs(experiment.DiskFiles(outside), files, experiment.OverridesFromEnv(sets), bases)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return b, exitCode(exitBadUser)

@@ -19,10 +19,11 @@ import (
 // columns, of two sides or of files at a git revision against now.
 func newDiffCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		rev    string
-		format string
-		sets   []string
-		limits limitFlags
+		rev     string
+		format  string
+		sets    []string
+		limits  limitFlags
+		outside bool
 	)
 	cmd := &cobra.Command{
 		Use:   "diff [--format text|md|json] [--set key=value]... [-j N] [--max-points N] [--max-memory MiB] OLD NEW\n  ckptlab diff --rev REV [--format text|md|json] [--set key=value]... FILE...|DIR",
@@ -62,7 +63,7 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil)}
+			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil), OutsideRoot: outside}
 			var report *compare.Report
 			var err error
 			done := make(chan struct{})
@@ -108,5 +109,6 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 	cmd.Flags().StringVar(&format, "format", compare.FormatText, "report `format`: text, md (GitHub Markdown) or json")
 	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, on both sides, `key=value` in YAML flow syntax (repeatable; refused for an output folder)")
 	addLimitFlags(cmd, &limits, "refuse to evaluate an experiment file")
+	addRootFlag(cmd, &outside)
 	return cmd
 }

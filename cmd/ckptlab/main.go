@@ -16,8 +16,13 @@
 // success, 1 a run failed, 2 bad input, 130 stopped by a signal.
 package main
 
-import "os"
+import (
+	"os"
+
+	_ "ckptlab/internal/signals" // first: catches signals from the start
+)
 
 func main() {
-	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	w := watchSignals(os.Args[1:], os.Stderr) // before anything else
+	os.Exit(w.exitCode(Main(os.Args[1:], os.Stdout, os.Stderr)))
 }

@@ -20,6 +20,7 @@ func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		formats formatsFlag
 		quiet   bool
 		verify  string
+		outside bool
 	)
 	cmd := &cobra.Command{
 		Use:   "merge [-o OUT] [--set key=value]... [--format csv,xlsx,md,json] [-q] [--verify sample|all|none] FILE...",
@@ -51,7 +52,7 @@ signed with that key.`,
 				return usagef(cmd, "%v", err)
 			}
 			opt := runner.Options{Verify: v, ShardKey: key}
-			exps, err := loadExperiments("merge", files, sets, stderr)
+			exps, err := loadExperiments("merge", files, sets, outside, stderr)
 			if err != nil {
 				return err
 			}
@@ -73,6 +74,7 @@ signed with that key.`,
 	addFormatFlag(cmd, &formats)
 	addQuietFlag(cmd, &quiet)
 	cmd.Flags().StringVar(&verify, "verify", "sample", "count again one subscriber range in 32 of each shard file (`sample`), every range (all) or none, and refuse a shard whose count differs")
+	addRootFlag(cmd, &outside)
 	return cmd
 }
 

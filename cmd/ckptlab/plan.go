@@ -18,6 +18,7 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 		sets    []string
 		formats formatsFlag
 		limits  limitFlags
+		outside bool
 	)
 	cmd := &cobra.Command{
 		Use:   "plan [-o OUT] [--set key=value]... [--format csv,xlsx,md,json] [-j N] [--max-points N] [--max-memory MiB] FILE...",
@@ -35,7 +36,7 @@ on a line "refused"; the plan itself succeeded, so it exits 0.`,
 			if err := limits.check(cmd); err != nil {
 				return err
 			}
-			exps, err := loadExperiments("plan", files, sets, stderr)
+			exps, err := loadExperiments("plan", files, sets, outside, stderr)
 			if err != nil {
 				return err
 			}
@@ -53,6 +54,7 @@ on a line "refused"; the plan itself succeeded, so it exits 0.`,
 	}
 	addOutFlag(cmd, &out, "a run would write results into `OUT`/<name>/")
 	addSetFlag(cmd, &sets)
+	addRootFlag(cmd, &outside)
 	addFormatFlag(cmd, &formats)
 	addLimitFlags(cmd, &limits, "say that it would refuse a run")
 	return cmd

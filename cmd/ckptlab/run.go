@@ -28,6 +28,7 @@ const defaultFormats = "csv,xlsx"
 type runFlags struct {
 	out     string
 	sets    []string
+	outside bool // --allow-outside-root
 	formats formatsFlag
 	limitFlags
 	quiet   bool
@@ -75,6 +76,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 	fl := cmd.Flags()
 	addOutFlag(cmd, &f.out, "write results into `OUT`/<name>/")
 	addSetFlag(cmd, &f.sets)
+	addRootFlag(cmd, &f.outside)
 	addFormatFlag(cmd, &f.formats)
 	addLimitFlags(cmd, &f.limitFlags, "refuse a run")
 	addQuietFlag(cmd, &f.quiet)
@@ -85,7 +87,7 @@ from); OUT/<name>/shards/ stays. Runs on one folder wait for each other.`,
 
 // run is ckptlab run once its flags are read; it returns the exit code.
 func run(files []string, f runFlags, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments("run", files, f.sets, stderr)
+	exps, err := loadExperiments("run", files, f.sets, f.outside, stderr)
 	if err != nil {
 		return exitBadUser
 	}

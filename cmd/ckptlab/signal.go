@@ -1,25 +1,97 @@
 package main
 
 import (
-	"ckptlab/internal/atomicfs"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
+	"time"
+
+	"ckptlab/internal/atomicfs"
+	"ckptlab/internal/signals"
 )
 
 // exitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM:
 // 128 plus the number of SIGINT, as shells report a command Ctrl-C stopped.
 const exitInterrupted = 130
 
+// stopGrace is how long a command has, after a signal, to stop on its own
+// and say so, before the process exits without it.
+const stopGrace = 500 * time.Millisecond
+
+// processSignals is the context the first signal cancels, once main
+// watches the signals caught since the process started; nil when Main is
+// called by a test, and each command then watches signals itself.
+var processSignals context.Context
+
+// signalWatch ends the process at a signal.
+type signalWatch struct {
+	name   string // "ckptlab run", as messages begin
+	stderr io.Writer
+	once   sync.Once
+}
+
+// watchSignals handles, for main, the signals package signals caught from
+// the start of the process. At the first, the temporary files of the
+// writes in progress are removed at once and no file is renamed into place
+// afterwards (atomicfs.RemoveTemporaries), and the commands' contexts are
+// cancelled; the process exits 130 when the command returns, or after
+// stopGrace or at a second signal if it has not, whatever it was doing (a
+// read that blocks included).
+func watchSignals(args []string, stderr io.Writer) *signalWatch {
+	w := &signalWatch{name: "ckptlab", stderr: stderr}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		w.name += " " + args[0]
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	processSignals = ctx
+	go func() {
+		sig := <-signals.Caught()
+		atomicfs.RemoveTemporaries()
+		cancel(fmt.Errorf("%v", sig))
+		select {
+		case <-time.After(stopGrace):
+		case <-signals.Caught():
+		}
+		w.exit()
+	}()
+	return w
+}
+
+// exitCode returns the exit code of a command that returned code: 130
+// if a signal came meanwhile.
+func (w *signalWatch) exitCode(code int) int {
+	if processSignals.Err() == nil || code == exitInterrupted {
+		return code
+	}
+	w.exit()
+	return exitInterrupted // not reached
+}
+
+// exit says that a signal stopped the command and exits 130, once.
+func (w *signalWatch) exit() {
+	w.once.Do(func() {
+		fmt.Fprintf(w.stderr, "%s: stopped by %v; every file is as it was or complete, none half-written\n", w.name, context.Cause(processSignals))
+		os.Exit(exitInterrupted)
+	})
+}
+
 // interruptContext returns a context that SIGINT or SIGTERM cancels. At the
 // signal, the temporary files of the writes in progress are removed at once
 // and no file is renamed into place afterwards (atomicfs.RemoveTemporaries),
-// however long the run takes to notice that its context is done; a second
-// signal ends the process the default way. stop releases the signals.
+// however long the run takes to notice that its context is done. Under
+// main, the signals are those watchSignals watches; in a test calling Main,
+// the command watches them itself, and a second signal ends the process the
+// default way. stop releases the signals.
 func interruptContext() (ctx context.Context, stop func()) {
+	if processSignals != nil {
+		ctx, cancel := context.WithCancelCause(processSignals)
+		return ctx, func() { cancel(nil) }
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)

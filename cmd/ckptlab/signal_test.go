@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/internal/signals"
 	"ckptlab/results"
 )
 
@@ -30,7 +32,107 @@ func TestHelperMain(t *testing.T) {
 			break
 		}
 	}
-	os.Exit(Main(args, os.Stdout, os.Stderr))
+	w := watchSignals(args, os.Stderr) // as main does
+	os.Exit(w.exitCode(Main(args, os.Stdout, os.Stderr)))
+}
+
+// TestMain leaves the signals to the commands in the tests that call Main
+// in this process: only a subprocess running TestHelperMain watches them
+// from its start, as main does.
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) != "1" {
+		signals.Release()
+	}
+	os.Exit(m.Run())
+}
+
+// TestSignalAtStart sends SIGTERM or SIGINT to ckptlab at its first moments:
+// as soon as the handler is installed (the package init that the runtime's
+// init trace reports), in the middle of the other packages' inits, long
+// before the command line is read, and while a command waits on standard
+// input that never comes. (Before the handler's package init, in the
+// runtime's own, a signal still ends a Go program the default way.) Each must exit 130 within a second of the signal,
+// saying so, and leave nothing in the folder it was to write.
+func TestSignalAtStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	moments := []struct {
+		name  string
+		trace string        // signal when the init trace shows this package, or
+		after time.Duration // this long after the start
+	}{
+		{"at the handler's install", "ckptlab/internal/signals", 0},
+		{"during the workbook package's init", "github.com/xuri/excelize/v2", 0},
+		{"in a blocking read", "", 300 * time.Millisecond},
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		for _, m := range moments {
+			t.Run(sig.String()+" "+m.name, func(t *testing.T) {
+				out := t.TempDir()
+				cmd := helper(t, "run", "-q", "-o", out, "-")
+				cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
+				stdin, err := cmd.StdinPipe() // held open: run waits on it
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer stdin.Close()
+				stderr, err := cmd.StderrPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				// Should the trace line never come, the test fails rather
+				// than waits with the process.
+				hung := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+				defer hung.Stop()
+				lines := make(chan string)
+				var said strings.Builder
+				go func() {
+					sc := bufio.NewScanner(stderr)
+					for sc.Scan() {
+						lines <- sc.Text()
+					}
+					close(lines)
+				}()
+				if m.trace != "" {
+					for line := range lines {
+						if strings.HasPrefix(line, "init "+m.trace+" @") {
+							break
+						}
+					}
+				} else {
+					time.Sleep(m.after)
+				}
+				sent := time.Now()
+				if err := cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				for line := range lines {
+					if !strings.HasPrefix(line, "init ") {
+						said.WriteString(line + "\n")
+					}
+				}
+				err = cmd.Wait()
+				took := time.Since(sent)
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+					t.Fatalf("ckptlab ended with %v, want exit %d; stderr: %s", err, exitInterrupted, said.String())
+				}
+				if took > time.Second {
+					t.Errorf("ckptlab took %v to exit after the signal, want at most a second", took)
+				}
+				if !strings.Contains(said.String(), "ckptlab run: stopped by ") {
+					t.Errorf("stderr = %q, want it to say the signal stopped the run", said.String())
+				}
+				if entries, _ := os.ReadDir(out); len(entries) > 0 {
+					t.Errorf("%s holds %v after the signal, want nothing", out, entries)
+				}
+			})
+		}
+	}
 }
 
 // largeRun is a run whose files take seconds to write: 300,006 grid rows

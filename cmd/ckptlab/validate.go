@@ -16,13 +16,14 @@ import (
 // writes nothing.
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sets []string
+	var outside bool
 	cmd := &cobra.Command{
 		Use:                   "validate [--set key=value]... FILE...",
 		Short:                 "Check experiment files, print every error, write nothing",
 		Args:                  experimentFiles,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			b, err := loadBatch(files, sets, experiment.CheckBases, stderr)
+			b, err := loadBatch(files, sets, outside, experiment.CheckBases, stderr)
 			if err != nil {
 				return err
 			}
@@ -40,5 +41,6 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	addSetFlag(cmd, &sets)
+	addRootFlag(cmd, &outside)
 	return cmd
 }

@@ -1,13 +1,17 @@
-// Package safefile opens and reads files that someone other than ckptlab
-// may have put in place: a shard file, a file of an output folder, a lock
-// file. Such a path may be a symbolic link to anywhere, a FIFO that blocks
-// the first reader, a device that never ends (/dev/zero,
-// /proc/self/pagemap), or a regular file far larger than it should be.
+// Package safefile opens and reads the files ckptlab reads that someone
+// other than ckptlab may have put in place: experiment files and their
+// bases, the files of an output folder, shard files, lock files. Such a
+// path may be a symbolic link to anywhere, a FIFO that blocks the first
+// reader, a device that never ends (/dev/zero, /proc/self/pagemap), or a
+// regular file far larger than it should be.
 //
-// Open follows no link in the last element of the path, never waits on a
-// FIFO, and keeps only regular files (by fstat of what it opened, so
-// nothing can be swapped in between a check and the open); ReadFile reads
-// at most a given number of bytes.
+// Open looks at a path before it opens it and opens only a regular file,
+// never waiting on a FIFO and never opening a device; it checks what it
+// opened again by fstat, so nothing can be swapped in between. A Reader
+// reads an open file within limits of bytes, line length and lines, never
+// past the size the file had when opened, and drops the UTF-8 byte order
+// mark of a text file. ReadFile and ReadLinked do both for a file read
+// whole.
 package safefile
 
 import (
@@ -35,7 +39,7 @@ func (e *NotRegularError) Error() string {
 // Unwrap makes errors.Is(err, ErrNotRegular) hold.
 func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
 
-// TooLargeError is ReadFile's error for a file past its limit.
+// TooLargeError is the error of a file past its limit of bytes.
 type TooLargeError struct {
 	Path  string
 	Limit int64
@@ -49,7 +53,30 @@ func (e *TooLargeError) Error() string {
 // not through a symbolic link. Anything else is a *NotRegularError; a
 // missing file is an error that satisfies errors.Is(err, fs.ErrNotExist).
 func Open(path string) (*os.File, fs.FileInfo, error) {
-	f, err := openNoFollow(path)
+	return open(path, false)
+}
+
+// OpenLinked is Open for a path that may be a symbolic link: the file it
+// leads to must be a regular file.
+func OpenLinked(path string) (*os.File, fs.FileInfo, error) {
+	return open(path, true)
+}
+
+func open(path string, follow bool) (*os.File, fs.FileInfo, error) {
+	// A look first, so that a device is never opened (opening some has
+	// effects) and a FIFO never waited on.
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	before, err := stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !before.Mode().IsRegular() {
+		return nil, nil, &NotRegularError{Path: path, Kind: Kind(before.Mode())}
+	}
+	f, err := openNonblock(path, follow)
 	if err != nil {
 		if isLoop(err) {
 			return nil, nil, &NotRegularError{Path: path, Kind: "symbolic link"}
@@ -65,6 +92,10 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: path, Kind: Kind(fi.Mode())}
 	}
+	if !os.SameFile(before, fi) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: changed while it was opened", path)
+	}
 	return f, fi, nil
 }
 
@@ -72,22 +103,31 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 // refuses with a *TooLargeError a file of more than limit bytes, by its
 // size and by what it gives: a file in /proc says 0 and reads on.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, fi, err := Open(path)
+	return readFile(path, false, Limits{Bytes: limit})
+}
+
+// ReadLinked is ReadFile for a path that may be a symbolic link (see
+// OpenLinked), within lim.
+func ReadLinked(path string, lim Limits) ([]byte, error) {
+	return readFile(path, true, lim)
+}
+
+func readFile(path string, follow bool, lim Limits) ([]byte, error) {
+	f, fi, err := open(path, follow)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi.Size() > limit {
-		return nil, &TooLargeError{Path: path, Limit: limit}
+	if lim.Bytes > 0 && fi.Size() > lim.Bytes {
+		return nil, &TooLargeError{Path: path, Limit: lim.Bytes}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	r := NewReader(f, path, lim)
+	r.size = fi.Size()
+	// A file that claims no size (in /proc) reads up to the limit.
+	if r.size == 0 {
+		r.size = -1
 	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Path: path, Limit: limit}
-	}
-	return data, nil
+	return io.ReadAll(r)
 }
 
 // Kind names the kind of file a mode is, for messages.

@@ -42,6 +42,23 @@ func TestOpenRefuses(t *testing.T) {
 			t.Errorf("Open(%s) = %v, %v; want a %s refused", tt.path, f, err, tt.kind)
 		}
 	}
+	// OpenLinked follows a link, to a regular file only.
+	fifoLink := filepath.Join(dir, "fifo-link")
+	os.Symlink(fifo, fifoLink)
+	devLink := filepath.Join(dir, "dev-link")
+	os.Symlink("/dev/zero", devLink)
+	for _, tt := range []struct{ path, kind string }{{fifoLink, "FIFO"}, {devLink, "device"}, {dir, "folder"}} {
+		f, _, err := OpenLinked(tt.path)
+		var nr *NotRegularError
+		if !errors.As(err, &nr) || nr.Kind != tt.kind {
+			t.Errorf("OpenLinked(%s) = %v, %v; want a %s refused", tt.path, f, err, tt.kind)
+		}
+	}
+	if f, fi, err := OpenLinked(link); err != nil || fi.Size() != 4 {
+		t.Errorf("OpenLinked(a link to a file) = %v, %v", fi, err)
+	} else {
+		f.Close()
+	}
 	if _, err := os.Stat(filepath.Join(dir, "nowhere")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the dangling link's target was created: %v", err)
 	}

@@ -8,11 +8,15 @@ import (
 	"syscall"
 )
 
-// openNoFollow opens path read-only without following a final symbolic
-// link (O_NOFOLLOW) and without waiting for a FIFO's writer (O_NONBLOCK,
-// which changes nothing for a regular file).
-func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// openNonblock opens path read-only without waiting for a FIFO's writer
+// (O_NONBLOCK, which changes nothing for a regular file) and, unless
+// follow, without following a final symbolic link (O_NOFOLLOW).
+func openNonblock(path string, follow bool) (*os.File, error) {
+	flag := os.O_RDONLY | syscall.O_NONBLOCK
+	if !follow {
+		flag |= syscall.O_NOFOLLOW
+	}
+	return os.OpenFile(path, flag, 0)
 }
 
 // isLoop reports the error O_NOFOLLOW gives for a symbolic link.

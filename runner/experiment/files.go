@@ -29,10 +29,95 @@ type Files interface {
 
 // Disk is the file system of the machine, read within the limits Load
 // documents: only regular files, at most MaxFileBytes, and a FIFO is never
-// waited on.
+// waited on. The bases of an experiment read from Disk lie inside its
+// root (see RootOf), links resolved.
 var Disk Files = diskFiles{}
 
-type diskFiles struct{}
+// DiskAnywhere is Disk with bases read wherever they lie: what
+// --allow-outside-root asks for.
+var DiskAnywhere Files = diskFiles{anywhere: true}
+
+type diskFiles struct{ anywhere bool }
+
+// DiskFiles returns Disk, or DiskAnywhere when anywhere.
+func DiskFiles(anywhere bool) Files {
+	if anywhere {
+		return DiskAnywhere
+	}
+	return Disk
+}
+
+// RootOf returns the folder that the bases of the experiment file at path
+// must lie in: the root of the git repository holding the file (the
+// nearest folder above it with a .git), or, outside any repository, the
+// file's own folder. For standard input the current folder stands for the
+// file's.
+func RootOf(path string) (string, error) {
+	dir := "."
+	if path != stdinPath && path != stdinName {
+		dir = filepath.Dir(path)
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir, nil
+		}
+		d = up
+	}
+}
+
+// outsideError is the error of a base outside the root of its experiment.
+type outsideError struct {
+	root string
+	link bool // the path is inside, the file its links lead to is not
+}
+
+func (e *outsideError) Error() string {
+	const where = "where the bases of this experiment lie: the root of its repository, or its folder outside one (want a base inside it, or --allow-outside-root to read it)"
+	if e.link {
+		return fmt.Sprintf("is a link to a file outside %s, %s", e.root, where)
+	}
+	return fmt.Sprintf("is outside %s, %s", e.root, where)
+}
+
+// inRoot returns the path of the file the base at path is, its links
+// resolved, or an *outsideError when the path or that file lies outside
+// root.
+func inRoot(root, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if !within(root, abs) {
+		return "", &outsideError{root: root}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return path, nil // missing: the read says so
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	if !within(realRoot, real) {
+		return "", &outsideError{root: root, link: true}
+	}
+	return real, nil
+}
+
+// within reports whether path lies in the folder root, both absolute and
+// clean.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
 
 func (diskFiles) ReadFile(path string) ([]byte, error) { return readInput(path) }
 

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 
 	"ckptlab/internal/safefile"
 	"ckptlab/internal/words"
@@ -124,32 +123,25 @@ func setHint(path string) string {
 }
 
 // readInput reads an experiment file, or standard input for "-", within
-// the limits Load documents.
+// the limits Load documents (see package safefile).
 func readInput(path string) ([]byte, error) {
 	if path == stdinPath {
 		return readLimited(stdinReader, "standard input")
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
+	data, err := safefile.ReadLinked(path, safefile.Limits{Bytes: MaxFileBytes})
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &nr) && nr.Kind == "folder":
+		return nil, errors.New("is a folder, not an experiment file (want a YAML file, or - to read one from standard input)")
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("is not a regular file but a %s (want a YAML file, or - to read one from standard input)", nr.Kind)
+	case errors.As(err, &tl):
+		return nil, tooLarge("the file")
+	case err != nil:
 		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
 	}
-	if err := checkRegular(fi); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path have become a FIFO since the Stat, the
-	// open does not wait for a writer, and the check below refuses it.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("cannot read the file: %w", pathErr(err))
-	}
-	if err := checkRegular(fi); err != nil {
-		return nil, err
-	}
-	return readLimited(f, "the file")
+	return data, nil
 }
 
 // checkRegular refuses anything but a regular file of at most

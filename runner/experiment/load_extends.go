@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -61,7 +62,20 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 		l.errs = append(l.errs, fp.errorAt(root, "", "%s", emptyFile))
 		l.empty = l.empty || top
 	}
+	if top {
+		l.bytes, l.values = len(data), valueMarksIn(data)
+	}
 	if root == nil {
+		return
+	}
+	if !hasKnownKey(root) {
+		// Its keys may be lines of any file (a link to /etc/shadow): none
+		// is quoted.
+		l.errs = append(l.errs, fp.errorAt(root.Content[0], "",
+			"is not an experiment file: none of its keys is a key of one, so none of its lines is shown (want key: value lines such as name: lesson)"))
+		if top {
+			l.noTop = true
+		}
 		return
 	}
 	l.errs = append(l.errs, checkNode(root, "", fp)...)
@@ -119,7 +133,52 @@ func (l *loader) readFile(at link, data []byte, stack []string) {
 	if extends != nil {
 		l.readBases(at, extends, append(stack, at.path))
 	}
+	l.layers = append(l.layers, layer)
 	l.load(layer)
+}
+
+// hasKnownKey reports whether n, the top level of a file, is anything but
+// a mapping whose keys are all plain words that no experiment file has.
+func hasKnownKey(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return true
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" || keyNamed(k.Value) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// valueMarksIn counts the value marks of data, as checkValueCount does.
+func valueMarksIn(data []byte) int {
+	n := 0
+	for _, m := range []byte(valueMarks) {
+		n += bytes.Count(data, []byte{m})
+	}
+	return n
+}
+
+// readBase reads the base at path, inside the root of the experiment
+// unless the files allow any place.
+func (l *loader) readBase(path string) ([]byte, error) {
+	if d, ok := l.files.(diskFiles); ok && !d.anywhere {
+		if l.baseRoot == "" {
+			root, err := RootOf(l.path)
+			if err != nil {
+				return nil, err
+			}
+			l.baseRoot = root
+		}
+		real, err := inRoot(l.baseRoot, path)
+		if err != nil {
+			return nil, err
+		}
+		path = real
+	}
+	return l.files.ReadFile(path)
 }
 
 // readBases reads each base that the extends value n of the file at names,
@@ -170,13 +229,43 @@ func (l *loader) readBases(at link, n *yaml.Node, stack []string) {
 			continue
 		}
 		l.reads++
-		data, err := l.files.ReadFile(path)
-		if err != nil {
+		if layers, seen := l.bases[path]; seen {
+			// Read once: its layers again, in the place of this extends.
+			for _, layer := range layers {
+				l.layers = append(l.layers, layer)
+				l.load(layer)
+			}
+			continue
+		}
+		data, err := l.readBase(path)
+		var out *outsideError
+		switch {
+		case errors.As(err, &out):
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix, "base %s %v", path, err))
+			continue
+		case err != nil:
 			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix, "%s (want the path of an experiment file, relative to %s)",
 				unreadBase(path, err), displayDir(at.path)))
 			continue
 		}
+		l.bytes += len(data)
+		l.values += valueMarksIn(data)
+		switch {
+		case l.bytes > MaxFileBytes:
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"base %s takes this experiment and its bases past %d MiB, the most they may be together (want fewer or smaller bases)", path, MaxFileBytes>>20))
+			continue
+		case l.values > maxValues:
+			l.errs = append(l.errs, p.errorAt(it.Node, it.Suffix,
+				"base %s takes this experiment and its bases past %d value marks, the most they may have together (want fewer bases; give a long axis as a range)", path, maxValues))
+			continue
+		}
+		start := len(l.layers)
 		l.readFile(next, data, stack)
+		if l.bases == nil {
+			l.bases = map[string][]map[string]any{}
+		}
+		l.bases[path] = slices.Clone(l.layers[start:])
 	}
 }
 

@@ -22,6 +22,11 @@ type loader struct {
 	files    Files          // where the file's bases are read
 	order    map[string]int // the files read, the file itself 0, then its bases as read
 	reads    int            // bases read so far, for maxChainFiles
+	bytes    int            // bytes of the file and its bases, for MaxFileBytes
+	values   int            // value marks of the file and its bases, for maxValues
+	layers   []map[string]any
+	bases    map[string][]map[string]any // a base's layers, its own bases' first, by path
+	baseRoot string                      // where bases lie (RootOf), "" until asked
 	k        *koanf.Koanf
 	settings []*setting // every value of every layer, in the order read
 	errs     ErrorList

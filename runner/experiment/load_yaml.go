@@ -8,8 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"ckptlab/internal/safefile"
 )
 
 // place is where a value was written: a file, or an override. Errors about
@@ -191,17 +195,17 @@ func checkNode(n *yaml.Node, suffix string, p place) ErrorList {
 	var errs ErrorList
 	if n.Anchor != "" {
 		errs = append(errs, p.errorAt(n, suffix,
-			"anchor &%s is not allowed (want the value written out)", n.Anchor))
+			"anchor &%s is not allowed (want the value written out)", safefile.Excerpt(n.Anchor, 24)))
 	}
 	switch tag := n.ShortTag(); {
 	case n.Kind == yaml.AliasNode:
 		errs = append(errs, p.errorAt(n, suffix,
-			"alias *%s is not allowed (want the value written out)", n.Value))
+			"alias *%s is not allowed (want the value written out)", safefile.Excerpt(n.Value, 24)))
 	case tag == "!!merge":
 		errs = append(errs, p.errorAt(n, suffix,
 			"merge key << is not allowed (want the keys written out)"))
 	case !yamlTags[tag]:
-		errs = append(errs, p.errorAt(n, suffix, "tag %s is not allowed (want a plain value)", tag))
+		errs = append(errs, p.errorAt(n, suffix, "tag %s is not allowed (want a plain value)", safefile.Excerpt(tag, 24)))
 	}
 	return errs
 }
@@ -235,14 +239,24 @@ func kindName(n *yaml.Node) string {
 
 // shown writes a scalar as the user wrote it, quoted when it was quoted,
 // and shortened when long.
+// Anything but printable text (a terminal escape, a bidirectional mark,
+// bytes that are not UTF-8) is quoted with escapes.
 func shown(n *yaml.Node) string {
 	v := n.Value
 	if len(v) > 40 {
-		v = v[:37] + "..."
+		cut := 37
+		for cut > 0 && !utf8.RuneStart(v[cut]) {
+			cut--
+		}
+		v = v[:cut] + "..."
 	}
-	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || v == "" ||
-		strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || v == "" || !printable(v) {
 		return strconv.Quote(v)
 	}
 	return v
+}
+
+// printable reports whether s is UTF-8 text of printable characters.
+func printable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) })
 }
