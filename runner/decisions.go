@@ -168,7 +168,7 @@ var decisionColumns = []tableColumn[decision]{
 	textColumn("best_interval", func(d *decision) string { return d.sr.Intervals[d.best].String() }),
 	floatColumn("best_expected_total", 1, func(d *decision) float64 { return d.bestTotal }),
 	textColumn("worst_case_interval", func(d *decision) string { return d.sr.Intervals[d.worst].String() }),
-	intColumn("worst_case_total", func(d *decision) int64 { return d.worstTotal }).shownAs(results.Total),
+	intColumn("worst_case_total", func(d *decision) int64 { return d.worstTotal }), // whole rows
 	textColumn("tail_interval", func(d *decision) string { return d.sr.Intervals[d.tail].String() }),
 	floatColumn("tail_total", 1, func(d *decision) float64 { return d.tailTotal }),
 	textColumn("optimal_interval", func(d *decision) string { return d.optimal.String() }),
@@ -250,36 +250,16 @@ type breakeven struct {
 }
 
 // breakevens yields the envelope of every source and state size, in the
-// order of breakeven.csv. Each costs O(pieces × intervals) exact steps.
-// The envelope is over the intervals with a point left at the state size.
+// order of breakeven.csv, as the answer has it.
 func (r *Result) breakevens(yield func(b *breakeven) bool) {
-	for g := range r.envelopeGroups {
-		if !yield(&breakeven{g.sr, g.stateRows, envelope(g.sr.Parts[0].Costs, g.left, g.stateRows)}) {
+	for e := range r.envelopes {
+		if e.Repeat {
+			continue
+		}
+		if !yield(&breakeven{r.Sources[e.Source], e.StateRows, e.Full}) {
 			return
 		}
 	}
-}
-
-// envelope returns the lower envelope of the expected totals of the costs
-// left at a state size, each piece's Line an index of costs: breakeven.csv
-// and the break-even marks of the charts read it.
-func envelope(costs []model.Cost, left []bool, stateRows int) []decide.Piece {
-	lines := make([]decide.Line, 0, len(costs))
-	index := make([]int, 0, len(costs)) // of each line, in costs
-	for i, c := range costs {
-		if left == nil || left[i] {
-			lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
-			index = append(index, i)
-		}
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	pieces := decide.Envelope(lines, costs[0].Weight)
-	for i := range pieces {
-		pieces[i].Line = index[pieces[i].Line]
-	}
-	return pieces
 }
 
 // envelopeGroup is a source and state rows with an envelope in

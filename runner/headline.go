@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/decide"
 	"ckptlab/internal/words"
 	"ckptlab/model"
@@ -101,6 +102,7 @@ func (r *Result) headline() []string {
 	if titled {
 		perGroup++
 	}
+	perGroup-- // the lead line says the break-evens, no line of why
 	if ngroups*perGroup > maxHeadline {
 		return r.summary(ngroups)
 	}
@@ -109,16 +111,24 @@ func (r *Result) headline() []string {
 		ds = append(ds, d)
 	}
 	var blocks []block
-	for b := range r.breakevens {
+	if titled {
+		blocks = append(blocks, block{lines: []string{fmt.Sprintf("%s; the cheapest interval by failure probability p (%s in breakeven.csv):",
+			countOf(len(ds), "decision"), countOf(ngroups, "envelope"))}})
+	} else {
+		for e := range r.answer().Unique {
+			blocks = append(blocks, block{lines: append([]string{envelopeText(e)}, notDeclared(ds)...)})
+		}
+	}
+	for b := range r.answer().Unique {
+		sr := r.Sources[b.Source]
 		if titled {
-			blocks = append(blocks, block{lines: []string{groupTitle(b.sr, b.stateRows) + ":"}})
+			blocks = append(blocks, block{lines: []string{groupTitle(sr, b.StateRows) + ": " + envelopeText(b)}})
 		}
 		for _, d := range ds {
-			if d.sr.Grid == b.sr.Grid && d.sr.Source == b.sr.Source && d.stateRows == b.stateRows {
+			if d.sr.Grid == sr.Grid && d.sr.Source == sr.Source && d.stateRows == b.StateRows {
 				blocks = append(blocks, decisionBlock(d, r.Exp.RiskLevel))
 			}
 		}
-		blocks = append(blocks, whyBlock(b))
 	}
 	if wb, ok := workersBlock(ds); ok {
 		blocks = append(blocks, wb)
@@ -127,6 +137,122 @@ func (r *Result) headline() []string {
 		return lines
 	}
 	return r.summary(ngroups)
+}
+
+// maxLeadPieces is the most pieces of an envelope a headline's lead line
+// names; the rest are counted.
+const maxLeadPieces = 3
+
+// envelopeText states an envelope in units, its pieces in increasing
+// probability and the least expected total at the top of the range: "no
+// checkpoint below p = 11/18, every 6 periods up to 11/12, every 4 above
+// (927.3 rows at p = 1)".
+func envelopeText(e *answer.Envelope) string {
+	pcs := e.Pieces
+	if len(pcs) == 0 {
+		return "no interval left"
+	}
+	lo, hi := e.Range()
+	unitSaid := false
+	say := func(k model.Interval) string {
+		switch {
+		case k == model.None:
+			return "no checkpoint"
+		case k == 1:
+			return "every period"
+		case unitSaid:
+			return "every " + strconv.Itoa(int(k))
+		}
+		unitSaid = true
+		return "every " + strconv.Itoa(int(k)) + " periods"
+	}
+	shown := pcs[:min(len(pcs), maxLeadPieces)]
+	var parts []string
+	for i, pc := range shown {
+		k := say(pc.Interval)
+		switch {
+		case len(pcs) == 1 && lo == hi:
+			parts = append(parts, k)
+		case len(pcs) == 1:
+			parts = append(parts, k+" for p from "+shortBreak(pc.From)+" to "+shortBreak(pc.To))
+		case i == 0:
+			parts = append(parts, k+" below p = "+shortBreak(pc.To))
+		case i == len(pcs)-1:
+			parts = append(parts, k+" above")
+		default:
+			parts = append(parts, k+" up to "+shortBreak(pc.To))
+		}
+	}
+	text := strings.Join(parts, ", ")
+	if more := len(pcs) - len(shown); more > 0 {
+		text += ", and " + results.Count.FormatInt(int64(more)) + " more"
+	}
+	last := pcs[len(pcs)-1]
+	return text + fmt.Sprintf(" (%s rows at p = %s)", total(last.ToTotal), shortProb(hi))
+}
+
+// shortBreak writes a break-even probability in few characters: its
+// fraction when short ("11/18"), else its four decimals.
+func shortBreak(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	if f := decide.Fraction(r); len(f) <= len("11/180") {
+		return f
+	}
+	return probText(decide.Probability(r))
+}
+
+// shortProb writes a declared probability: a whole one as "0" or "1",
+// any other in the number style.
+func shortProb(p float64) string {
+	if p == 0 || p == 1 {
+		return strconv.Itoa(int(p))
+	}
+	return probText(p)
+}
+
+// notDeclared says what beats every declared interval, the most over the
+// decisions: an interval not declared and the best schedule, "not
+// declared: every 7 periods, 763.6 rows at p = 1 against 927.3; a schedule
+// of 2 checkpoints, after 2026-05 and 2026-09, 727.3 at p = 1". It is no
+// line when nothing beats them.
+func notDeclared(ds []*decision) []string {
+	top := -1.0
+	for _, d := range ds {
+		top = max(top, d.prob)
+	}
+	var atTop []*decision // said at the probability the lead line's figure is at, when they beat there
+	for _, d := range ds {
+		if d.prob == top && (d.scheduleBeats || d.optimalTotal < d.bestTotal && !slices.Contains(d.sr.Intervals, d.optimal)) {
+			atTop = append(atTop, d)
+		}
+	}
+	if len(atTop) > 0 {
+		ds = atTop
+	}
+	var gain, sched *decision
+	for _, d := range ds {
+		if d.optimalTotal < d.bestTotal && !slices.Contains(d.sr.Intervals, d.optimal) &&
+			(gain == nil || d.bestTotal-d.optimalTotal > gain.bestTotal-gain.optimalTotal) {
+			gain = d
+		}
+		if d.scheduleBeats && (sched == nil || d.optimalTotal-d.scheduleTotal > sched.optimalTotal-sched.scheduleTotal) {
+			sched = d
+		}
+	}
+	var said []string
+	if gain != nil {
+		said = append(said, fmt.Sprintf("%s, %s rows at p = %s against %s", everyShort(gain.optimal),
+			total(gain.optimalTotal), shortProb(gain.prob), total(gain.bestTotal)))
+	}
+	if sched != nil {
+		said = append(said, scheduleText(sched)+" at p = "+shortProb(sched.prob))
+	}
+	if len(said) == 0 {
+		return nil
+	}
+	return []string{"  not declared: " + strings.Join(said, "; ")}
 }
 
 // summary is the headline of a large grid: what the least expected cost
