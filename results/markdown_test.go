@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,7 +127,8 @@ func TestMarkdownWorkersChart(t *testing.T) {
 
 func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 	set := lessonSet(t)
-	// A view of 60,000 rows of five numbers: far more than a job summary holds.
+	// A view of 60,000 rows of five numbers, and 3,000 views more: far more
+	// than a job summary holds.
 	big := results.Block{Title: "big", Columns: []results.Column{
 		{Name: "a", Kind: results.Int}, {Name: "b", Kind: results.Int}, {Name: "c", Kind: results.Int},
 		{Name: "d", Kind: results.Int}, {Name: "e", Kind: results.Int}}}
@@ -134,7 +136,11 @@ func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 		v := results.IntValue(int64(i) * 1_000_003)
 		big.Rows = append(big.Rows, []results.Value{v, v, v, v, v})
 	}
-	set.Views = append([]results.View{{Name: "huge", Title: "A huge view", Blocks: []results.Block{big}}}, set.Views...)
+	views := []results.View{{Name: "huge", Title: "A huge view", Blocks: []results.Block{big}}}
+	for i := range 3000 {
+		views = append(views, results.View{Name: "many", Title: fmt.Sprintf("View %d of many", i), Blocks: []results.Block{big}})
+	}
+	set.Views = append(views, set.Views...)
 	var buf bytes.Buffer
 	if err := results.WriteMarkdown(&buf, set); err != nil {
 		t.Fatal(err)
@@ -145,16 +151,19 @@ func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\n### A huge view\n",
+		// a long block shows its first rows and names the file of the rest
+		"*Shown: 24 of 60000 rows, 5 of 5 columns; ",
+		"\n### View 0 of many\n",
 		"Cut to stay within 1000000 bytes",
-		"blocks of the huge view, the recovery view", // named in the note
-		"```mermaid", // what came before stays
+		"the many view, blocks of the many view", // named in the note
+		"```mermaid",                             // what came before stays
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q; it ends %q", want, md[max(0, len(md)-600):])
 		}
 	}
-	if strings.Contains(md, "| 0 | 0 | 0 | 0 | 0 |") {
-		t.Error("Markdown holds part of the block it says it cut")
+	if strings.Contains(md, "| 24000072 |") || strings.Contains(md, "### View 2999 of many") {
+		t.Error("Markdown holds what it says it cut")
 	}
 }
 
