@@ -15,9 +15,10 @@ import (
 
 // A Group is a source at one state size, as the answer reads it.
 type Group struct {
-	// Source numbers the group's source in the run; groups of one source
+	// Index numbers the group's source in the run; groups of one source
 	// share it.
-	Source    int
+	Index     int
+	Source    model.Source
 	StateRows int
 	// Costs are the source's declared intervals, in declared order; Left
 	// says which of them have a point left (nil: every one).
@@ -210,19 +211,19 @@ func New(groups func(yield func(Group) bool)) *Answer {
 		if len(a.Envelopes) < MaxKept {
 			e.Left = slices.Clone(g.Left) // the caller's may be reused
 			a.Envelopes = append(a.Envelopes, e)
-			a.at[[2]int{g.Source, g.StateRows}] = e
+			a.at[[2]int{g.Index, g.StateRows}] = e
 		}
-		ws := weights[g.Source]
+		ws := weights[g.Index]
 		if ws == nil {
 			ws = map[model.Interval]*weight{}
-			weights[g.Source] = ws
+			weights[g.Index] = ws
 		}
 		for _, pc := range e.Pieces {
 			w := ws[pc.Interval]
 			if w == nil {
 				w = &weight{first: len(ws)}
 				ws[pc.Interval] = w
-				a.sources[g.Source] = append(a.sources[g.Source], pc.Interval)
+				a.sources[g.Index] = append(a.sources[g.Index], pc.Interval)
 			}
 			w.picks += pc.Picks
 			var d big.Rat
@@ -245,16 +246,16 @@ func New(groups func(yield func(Group) bool)) *Answer {
 	return a
 }
 
-// Recommended returns the recommended intervals of a source, over every
+// Recommended returns the recommended intervals of source index, over every
 // state size: the most picked first (by declared probabilities, then by
 // the width of the range they are best on), then in order of appearance.
-func (a *Answer) Recommended(source int) []model.Interval {
-	return a.sources[source]
+func (a *Answer) Recommended(index int) []model.Interval {
+	return a.sources[index]
 }
 
-// Find returns the kept envelope of a source at a state size, or nil.
-func (a *Answer) Find(source, stateRows int) *Envelope {
-	return a.at[[2]int{source, stateRows}]
+// Find returns the kept envelope of source index at a state size, or nil.
+func (a *Answer) Find(index, stateRows int) *Envelope {
+	return a.at[[2]int{index, stateRows}]
 }
 
 // Unique yields the envelopes that repeat no earlier one, in order: those

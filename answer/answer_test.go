@@ -75,9 +75,9 @@ func TestEnvelopeLowest(t *testing.T) {
 // sizes: the most picked first, then by the width they are best on.
 func TestRecommended(t *testing.T) {
 	groups := []Group{
-		{Source: 0, StateRows: 10, Costs: costs, Probabilities: []float64{0.25, 0.8, 0.9, 1}},
-		{Source: 0, StateRows: 10, Costs: costs, Probabilities: []float64{0.1, 0.6}, Repeat: true},
-		{Source: 1, StateRows: 10, Costs: costs, Probabilities: []float64{0.55, 0.6}},
+		{Index: 0, StateRows: 10, Costs: costs, Probabilities: []float64{0.25, 0.8, 0.9, 1}},
+		{Index: 0, StateRows: 10, Costs: costs, Probabilities: []float64{0.1, 0.6}, Repeat: true},
+		{Index: 1, StateRows: 10, Costs: costs, Probabilities: []float64{0.55, 0.6}},
 	}
 	a := New(slices.Values(groups))
 	// source 0: interval 1 best at 0.8, 0.9 and 1; none at 0.25 and 0.1;

@@ -56,6 +56,8 @@ type RunJSON struct {
 	// breakeven.csv, each an object of its columns in the table's order.
 	Decisions []JSONRow `json:"decisions"`
 	Breakeven []JSONRow `json:"breakeven"`
+	// Recommended is the answer: each source's recommended intervals.
+	Recommended []JSONRecommendation `json:"recommended"`
 }
 
 // JSONRow is a row of a table as a JSON object: its columns in order, each
@@ -120,6 +122,8 @@ func (s Set) JSON() RunJSON {
 		Headline:   headline,
 		Decisions:  JSONRows(s.Decisions),
 		Breakeven:  JSONRows(s.Breakeven),
+
+		Recommended: JSONRecommendations(s.Answer),
 	}
 }
 

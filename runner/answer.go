@@ -24,7 +24,7 @@ func (r *Result) answerGroups(yield func(answer.Group) bool) {
 			if none(left) {
 				continue
 			}
-			g := answer.Group{Source: i, StateRows: stateRows, Costs: sr.Parts[0].Costs, Left: left,
+			g := answer.Group{Index: i, Source: sr.Source, StateRows: stateRows, Costs: sr.Parts[0].Costs, Left: left,
 				Probabilities: sr.Grid.Probabilities, Repeat: seen(sr, stateRows, -1, left)}
 			if !yield(g) {
 				return
@@ -59,7 +59,7 @@ func (r *Result) envelope(si, stateRows int) *answer.Envelope {
 		return e
 	}
 	for e := range r.envelopes {
-		if e.Source == si && e.StateRows == stateRows {
+		if e.Index == si && e.StateRows == stateRows {
 			return e
 		}
 	}

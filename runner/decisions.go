@@ -256,7 +256,7 @@ func (r *Result) breakevens(yield func(b *breakeven) bool) {
 		if e.Repeat {
 			continue
 		}
-		if !yield(&breakeven{r.Sources[e.Source], e.StateRows, e.Full}) {
+		if !yield(&breakeven{r.Sources[e.Index], e.StateRows, e.Full}) {
 			return
 		}
 	}

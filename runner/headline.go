@@ -120,7 +120,7 @@ func (r *Result) headline() []string {
 		}
 	}
 	for b := range r.answer().Unique {
-		sr := r.Sources[b.Source]
+		sr := r.Sources[b.Index]
 		if titled {
 			blocks = append(blocks, block{lines: []string{groupTitle(sr, b.StateRows) + ": " + envelopeText(b)}})
 		}
@@ -130,7 +130,7 @@ func (r *Result) headline() []string {
 			}
 		}
 	}
-	if wb, ok := workersBlock(ds); ok {
+	if wb, ok := r.workersBlock(ds); ok {
 		blocks = append(blocks, wb)
 	}
 	if lines, ok := fit(blocks, maxHeadline); ok {
@@ -316,56 +316,37 @@ func (r *Result) summary(ngroups int) []string {
 	return append(out, stats...)
 }
 
-// piecesPerLine is how many break-even pieces an envelope's line holds
-// when the headline has room for a line per few pieces.
-const piecesPerLine = 3
-
-// maxPiecesFolded is the most pieces an envelope folded into one line names.
-const maxPiecesFolded = 8
-
-// envelopeLines writes the break-even envelopes in at most room lines,
-// once for all the envelopes that read alike: without faults the stream of
-// a source does not depend on its seed, so a sweep over seeds has the same
-// envelope for every one. Each envelope's pieces take a line per few when
-// there is room, one line when not. It keeps at most room envelopes in
-// memory, whatever their number.
+// envelopeLines writes the envelopes in at most room lines, a line each in
+// units (envelopeText), once for all the envelopes that read alike: without
+// faults the stream of a source does not depend on its seed, so a sweep
+// over seeds has the same envelope for every one. It keeps at most room
+// envelopes in memory, whatever their number.
 func (r *Result) envelopeLines(room int) []string {
 	var lines []*alikeGroups
 	other := 0
-	for b := range r.breakevens {
-		pieces := pieceChain(b)
-		if i := slices.IndexFunc(lines, func(l *alikeGroups) bool { return slices.Equal(l.pieces, pieces) }); i >= 0 {
-			lines[i].add(b.sr, b.stateRows)
+	for e := range r.envelopes {
+		if e.Repeat {
+			continue
+		}
+		text := envelopeText(e)
+		sr := r.Sources[e.Index]
+		if i := slices.IndexFunc(lines, func(l *alikeGroups) bool { return l.text == text }); i >= 0 {
+			lines[i].add(sr, e.StateRows)
 		} else if len(lines) < room-1 {
-			l := &alikeGroups{pieces: pieces}
-			l.add(b.sr, b.stateRows)
+			l := &alikeGroups{text: text}
+			l.add(sr, e.StateRows)
 			lines = append(lines, l)
 		} else {
 			other++
 		}
 	}
-	var blocks []block
+	var out []string
 	for _, l := range lines {
-		title := l.title()
-		b := block{lines: []string{title + ":"}, order: 1}
-		for chunk := range slices.Chunk(l.pieces, piecesPerLine) {
-			b.lines = append(b.lines, "  "+strings.Join(chunk, ", "))
-		}
-		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
-		folded := title + ": " + strings.Join(shown, ", ")
-		if more := len(l.pieces) - len(shown); more > 0 {
-			folded += ", and " + countOf(more, "more piece") + " in breakeven.csv"
-		}
-		b.folds = [][]string{{folded}}
-		if len(b.lines) == 2 {
-			b.lines = b.folds[0]
-		}
-		blocks = append(blocks, b)
+		out = append(out, l.title()+": "+l.text)
 	}
 	if other > 0 {
-		blocks = append(blocks, block{lines: []string{"… and " + countOf(other, "more envelope") + " in breakeven.csv"}})
+		out = append(out, "… and "+countOf(other, "more envelope")+" in breakeven.csv")
 	}
-	out, _ := fit(blocks, room)
 	return out
 }
 
@@ -373,8 +354,8 @@ func (r *Result) envelopeLines(room int) []string {
 // held as the range of each of their axes: as few values as one group's,
 // whatever their number.
 type alikeGroups struct {
-	pieces []string
-	n      int
+	text string
+	n    int
 	// the least and greatest seed, subscribers, periods and state rows
 	lo, hi [4]int64
 }
@@ -437,13 +418,16 @@ const maxStepsShown = 3
 // worker asks to have back as the stream is spread over more workers, and
 // where that stops falling: the busiest worker's recovery over every
 // failure (busiest_worker_worst) for each worker count of the first
-// source's first partition key, at the interval the first decision picks.
-// ok is false without a sweep.
-func workersBlock(ds []*decision) (block, bool) {
+// source's first partition key, at the source's first recommended
+// interval, the one its charts draw first. ok is false without a sweep.
+func (r *Result) workersBlock(ds []*decision) (block, bool) {
 	if len(ds) == 0 {
 		return block{}, false
 	}
-	d := ds[0]
+	d := *ds[0]
+	if rec := r.answer().Recommended(slices.Index(r.Sources, d.sr)); len(rec) > 0 {
+		d.best = max(0, slices.Index(d.sr.Intervals, rec[0]))
+	}
 	var workers []int
 	var worst []int64
 	for _, pr := range d.sr.Parts {
@@ -550,43 +534,6 @@ func everyShort(k model.Interval) string {
 // runs".
 func tailName(alpha float64) string {
 	return "worst " + strconv.FormatFloat(100*(1-alpha), 'g', 4, 64) + "% of runs"
-}
-
-// whyBlock says why the recommendations are what they are: the expected
-// cost in words, and the break-even pieces of the envelope, a line each
-// when there is room.
-func whyBlock(b *breakeven) block {
-	head := fmt.Sprintf("why: the expected cost is %s rows per checkpoint plus p × the mean rows a failure recomputes; it is least with",
-		results.Count.FormatInt(int64(b.stateRows)))
-	blk := block{lines: []string{head}, order: 1}
-	for _, pc := range b.pieces {
-		blk.lines = append(blk.lines, fmt.Sprintf("  %s for p from %s to %s", everyShort(b.sr.Intervals[pc.Line]), breakpoint(pc.From), breakpoint(pc.To)))
-	}
-	blk.folds = [][]string{{head + " " + strings.Join(pieceChain(b), ", ")}}
-	if len(b.pieces) == 1 {
-		blk.lines = blk.folds[0]
-	}
-	return blk
-}
-
-// pieceChain writes the break-even pieces as a chain of upper ends: "no
-// checkpoint up to p = 11/18 (0.6111)", "every 6 periods up to 11/12
-// (0.9167)", "every 4 periods up to 1".
-func pieceChain(b *breakeven) []string {
-	var out []string
-	for i, pc := range b.pieces {
-		upTo := " up to "
-		if i == 0 {
-			upTo = " up to p = "
-		}
-		if len(b.pieces) == 1 {
-			upTo = " for every p"
-			out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo)
-			continue
-		}
-		out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo+breakpoint(pc.To))
-	}
-	return out
 }
 
 // decisionBlock says one decision: what to do and its expected cost, on
