@@ -609,15 +609,6 @@ func probText(p float64) string { return results.Probability.Format(p) }
 // thousands separated.
 func total(v float64) string { return results.Total.Format(v) }
 
-// breakpoint writes a break-even probability as its fraction beside its
-// decimals, "11/18 (0.6111)", or as a whole number.
-func breakpoint(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	return decide.Fraction(r) + " (" + results.Probability.Format(decide.Probability(r)) + ")"
-}
-
 // tally counts how often each interval is picked, in order of first pick.
 type tally struct {
 	names  []string

@@ -100,9 +100,10 @@ var headlineIntervals = regexp.MustCompile(`(?:^|, )(no checkpoint|every period|
 
 // TestOneAnswerInEveryFormat renders every format of every shipped
 // experiment and finds in each the recommendation the CSV tables give: the
-// headline's lead line and the summary sheet that shows it, the JSON's
-// recommended member, the Markdown's legend and the workbook's chart,
-// whose recommended lines are drawn widest, first in the legend.
+// headline's lead line and the summary sheet that shows it, the what-if
+// sheet's first figures, the JSON's recommended member, the Markdown's
+// legend and the workbook's chart, whose recommended lines are drawn
+// widest, first in the legend.
 func TestOneAnswerInEveryFormat(t *testing.T) {
 	for _, r := range shippedResults(t) {
 		name := r.Exp.Name
@@ -184,6 +185,24 @@ func TestOneAnswerInEveryFormat(t *testing.T) {
 		}
 		if !strings.Contains(md, "- "+set.Headline[0]+"\n") && !strings.Contains(md, "**"+strings.TrimSuffix(set.Headline[0], ":")+"**") {
 			t.Errorf("%s: the Markdown does not lead with the headline's first line", name)
+		}
+
+		// the what-if sheet: its inputs start at the greatest probability,
+		// where its least total is the headline's figure, of the interval
+		// recommended there
+		if w := set.WhatIf; w == nil {
+			t.Errorf("%s: no what-if sheet", name)
+		} else {
+			least := 0
+			for k, v := range w.Totals {
+				if v < w.Totals[least] {
+					least = k
+				}
+			}
+			if got := results.Total.Format(w.Totals[least]); got != want.total || w.Intervals[least] != want.intervals[len(want.intervals)-1] {
+				t.Errorf("%s: the what-if sheet's best is %s at %s, want %s at %s", name, w.Intervals[least], got,
+					want.intervals[len(want.intervals)-1], want.total)
+			}
 		}
 
 		// the workbook: the summary sheet shows the lead line, and the
