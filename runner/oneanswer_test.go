@@ -140,6 +140,22 @@ func TestOneAnswerInEveryFormat(t *testing.T) {
 			t.Errorf("%s: the headline's lead line %q does not end in %q", name, lead, figure)
 		}
 
+		// the first chart of each kind draws and emphasises every interval
+		// recommended for the first source
+		for _, kind := range []string{"Expected total against", "Rows recomputed against", "Rows the busiest worker"} {
+			i := slices.IndexFunc(set.Charts, func(c results.Chart) bool { return strings.HasPrefix(c.Data.Title, kind) })
+			if i < 0 {
+				continue
+			}
+			c := set.Charts[i]
+			for _, k := range want.intervals {
+				drawn := slices.ContainsFunc(c.Data.Columns, func(col results.Column) bool { return col.Name == "interval "+k })
+				if !drawn || !c.IsRecommended("interval "+k) {
+					t.Errorf("%s: %q draws interval %s %v, emphasised %v", name, c.Data.Title, k, drawn, c.IsRecommended("interval "+k))
+				}
+			}
+		}
+
 		// the JSON
 		var doc struct {
 			Recommended []struct {
