@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -80,54 +81,33 @@ func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
 }
 
 // decisions yields every decision, at its point (decisionPoints), in the
-// order of decisions.csv. Decisions do not depend on partitioning: the
-// whole stream's figures are the same in every part. Each costs
-// O(intervals + log n) for the declared criteria, O(P) for the optimum
-// over every interval, whose sums are computed once per source in
-// O(P log P), and O(P²) for the best schedule. What only needs the best
-// interval reads bestIntervals, which costs O(intervals) a decision.
+// order of decisions.csv, each made by the answer (answer.Source.Decide).
+// Decisions do not depend on partitioning: the whole stream's figures are
+// the same in every part. Each costs O(intervals + log n) for the declared
+// criteria, O(P) for the optimum and O(P²) for the best schedule. What
+// only needs the best interval reads bestIntervals, at O(intervals) a
+// decision.
 func (r *Result) decisions(yield func(d *decision) bool) {
 	alpha := r.Exp.RiskLevel
 	// made at the source's first decision: a source that cases share
 	// makes its decisions once, and the other source results none
 	var (
 		src       *SourceResult
-		outs      []decide.Outcomes
-		sums      []int64
+		as        *answer.Source
 		schedules *decide.Schedules
 	)
 	for pt := range r.decisionPoints {
 		sr, stateRows, prob, left := pt.sr, pt.stateRows, pt.prob, pt.left
 		if sr != src {
 			src = sr
-			outs = sr.outcomes()
-			sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+			as = answer.NewSource(sr.Stream, sr.Source.Periods, sr.Rows, sr.Failures, sr.Parts[0].Costs)
 			schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
 		}
-		costs := sr.Parts[0].Costs
-		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
-		d := &decision{sr: sr, stateRows: stateRows, prob: prob}
-		d.best = bestLeft(costs, left, prob, stateRows)
-		d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
-		first := true
-		for i, c := range costs {
-			if !left[i] {
-				continue
-			}
-			if w := c.WorstTotal(stateRows); first || w < d.worstTotal {
-				d.worst, d.worstTotal = i, w
-			}
-			if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); first || t < d.tailTotal {
-				d.tail, d.tailTotal = i, t
-			}
-			first = false
-		}
-		d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
-		d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
-		d.schedule = r.schedules.best(schedules, sr, stateRows, prob)
-		d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
-		optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
-		d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
+		a := as.Decide(left, stateRows, prob, alpha, r.schedules.best(schedules, sr, stateRows, prob))
+		d := &decision{sr: sr, stateRows: stateRows, prob: prob,
+			best: a.Best, worst: a.Worst, tail: a.Tail, bestTotal: a.BestTotal, worstTotal: a.WorstTotal, tailTotal: a.TailTotal,
+			optimal: a.Optimal, optimalTotal: a.OptimalTotal, young: a.Young, daly: a.Daly, youngOK: a.YoungOK,
+			schedule: a.Schedule, scheduleTotal: a.ScheduleTotal, scheduleBeats: a.ScheduleBeats}
 		if !yield(d) {
 			return
 		}
