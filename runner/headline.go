@@ -461,38 +461,27 @@ func (r *Result) workersBlock(ds []*decision) (block, bool) {
 		}
 		each = append(each, results.Count.FormatInt(worst[i])+" at "+results.Count.FormatInt(int64(w)))
 	}
+	line := answer.NewWorkerLine(d.sr.Intervals[d.best], workers, worst)
 	first := fmt.Sprintf("the busiest worker recovers at most, over every failure (%s, partitioned by %s), by workers",
-		every(d.sr.Intervals[d.best]), d.sr.Parts[0].Key)
+		every(line.Interval), d.sr.Parts[0].Key)
 	figures := strings.Join(each, ", ")
-	least := 0
 	var steps []string
-	for i := 1; i < len(worst); i++ {
-		if worst[i] < worst[least] {
-			least = i
+	for _, i := range line.Steps[:min(len(line.Steps), maxStepsShown)] {
+		change := "rises from " + results.Count.FormatInt(worst[i-1]) + " to " + results.Count.FormatInt(worst[i])
+		if worst[i] == worst[i-1] {
+			change = "stays at " + results.Count.FormatInt(worst[i])
 		}
-		if worst[i] >= worst[i-1] && len(steps) <= maxStepsShown {
-			change := "rises from " + results.Count.FormatInt(worst[i-1]) + " to " + results.Count.FormatInt(worst[i])
-			if worst[i] == worst[i-1] {
-				change = "stays at " + results.Count.FormatInt(worst[i])
-			}
-			steps = append(steps, fmt.Sprintf("%s from %s to %s workers", change,
-				results.Count.FormatInt(int64(workers[i-1])), results.Count.FormatInt(int64(workers[i]))))
-		}
+		steps = append(steps, fmt.Sprintf("%s from %s to %s workers", change,
+			results.Count.FormatInt(int64(workers[i-1])), results.Count.FormatInt(int64(workers[i]))))
 	}
-	nsteps := 0
-	for i := 1; i < len(worst); i++ {
-		if worst[i] >= worst[i-1] {
-			nsteps++
-		}
-	}
+	least := line.Least
 	var second string
 	switch {
-	case nsteps == 0:
+	case len(line.Steps) == 0:
 		second = fmt.Sprintf("it falls at every added worker, to %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
 	default:
-		shown := steps[:min(len(steps), maxStepsShown)]
-		second = fmt.Sprintf("it stops falling at %d of %d added workers: it %s", nsteps, len(worst)-1, strings.Join(shown, ", it "))
-		if nsteps > len(shown) {
+		second = fmt.Sprintf("it stops falling at %d of %d added workers: it %s", len(line.Steps), len(worst)-1, strings.Join(steps, ", it "))
+		if len(line.Steps) > len(steps) {
 			second += ", …"
 		}
 		second += fmt.Sprintf("; least %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
