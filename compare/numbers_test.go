@@ -14,7 +14,7 @@ func TestNumberStyle(t *testing.T) {
 		{number("expected_total", "2545.4545454545455"), "2,545.5"},
 		{number("expected_total", "5345.454545454546"), "5,345.5"},
 		{number("best_expected_total", "5800.000000000001"), "5,800.0"},
-		{number("worst_case_total", "3000"), "3,000.0"},
+		{number("worst_case_total", "3000"), "3,000"},
 		{number("certain_cost", "2400"), "2,400"},
 		{number("subscribers", "1000000"), "1,000,000"},
 		{number("seed", "20260218"), "20260218"},

@@ -48,11 +48,11 @@ type cutLine struct {
 // every line fits below such a top, or nothing competes above zero.
 func scaleY(c Chart) (s yScale, ok bool) {
 	cols := c.Data.Columns
-	rec := -1
+	rec := map[int]bool{}
 	if c.WholeRecommended {
 		for j := 1; j < len(cols); j++ {
-			if cols[j].Name == c.Recommended {
-				rec = j
+			if c.IsRecommended(cols[j].Name) {
+				rec[j] = true
 			}
 		}
 	}
@@ -62,7 +62,7 @@ func scaleY(c Chart) (s yScale, ok bool) {
 		for j := 1; j < len(r); j++ {
 			y := yValue(r[j])
 			lowest, highest = min(lowest, y), max(highest, y)
-			if j == rec {
+			if rec[j] {
 				recommended = max(recommended, y)
 			}
 		}
@@ -71,7 +71,10 @@ func scaleY(c Chart) (s yScale, ok bool) {
 	competing := max(best, recommended)
 	s.basis = "the highest best figure"
 	if recommended > best {
-		s.basis = "the highest point of " + c.Recommended + ", the recommended interval"
+		s.basis = "the highest point of " + words.And(c.Recommended) + ", the recommended interval"
+		if len(c.Recommended) > 1 {
+			s.basis += "s"
+		}
 	}
 	if competing <= 0 || math.IsInf(competing, 0) {
 		return yScale{}, false

@@ -9,7 +9,10 @@ import (
 // lineChart returns a chart of the given lines over x = 0, 1, …, each a
 // column named by its key.
 func lineChart(names []string, lines map[string][]float64, rec string, whole bool) Chart {
-	c := Chart{Recommended: rec, WholeRecommended: whole}
+	c := Chart{WholeRecommended: whole}
+	if rec != "" {
+		c.Recommended = []string{rec}
+	}
 	c.Data.Columns = []Column{{Name: "x", Kind: Int}}
 	for _, n := range names {
 		c.Data.Columns = append(c.Data.Columns, Column{Name: n, Kind: Float, Decimals: 1})

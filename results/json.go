@@ -66,6 +66,8 @@ func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) 
 	j.rows(s.Decisions.stopOn(ctx))
 	j.member("breakeven")
 	j.rows(s.Breakeven.stopOn(ctx))
+	j.member("recommended")
+	j.recommendations(s.Answer)
 	j.w.WriteString("\n" + indent + "}" + tail)
 	return j.w.Flush()
 }

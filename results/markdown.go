@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +21,21 @@ const (
 	foldRows      = 12
 	mermaidCharts = 3
 )
+
+// The Markdown is compact: a table shows at most markdownRows rows and
+// markdownParts parts of columns, a view at most markdownBlocks blocks, and
+// a note names the CSV file that holds the rest. Every shipped experiment's
+// Markdown so stays under the 65,536 characters of a GitHub comment.
+const (
+	markdownRows   = 24
+	markdownParts  = 3
+	markdownBlocks = 4
+)
+
+// viewFiles names the CSV file that holds every figure of each view.
+var viewFiles = map[string]string{
+	"recovery": "failures.csv", "matrix": "failures.csv", "cost": "grid.csv", "probability": "grid.csv", "partition": "failures.csv",
+}
 
 // WriteMarkdown writes the set as GitHub-flavoured Markdown, ready to
 // append to a CI job summary: the experiment (its description and, folded,
@@ -75,6 +91,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Break-even: the best declared interval by failure probability\n")
 			blk, more := collect(s.Breakeven, MarkdownLimit/100)
+			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
 			blk = dropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 			writeMarkdownBlock(b, blk, false)
@@ -103,6 +120,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Decisions: the interval each criterion picks\n")
 			blk, more := collect(s.Decisions, MarkdownLimit/200)
+			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
 			blk = dropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 			blk.Keys++ // and the probability
@@ -114,8 +132,15 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	}
 	for _, v := range s.Views {
 		md.section(func(b *bytes.Buffer) { fmt.Fprintf(b, "\n### %s\n", escapeMarkdown(v.Title)) }, "the "+v.Name+" view")
+		n := 0
 		for blk := range v.All() {
-			md.section(func(b *bytes.Buffer) { writeMarkdownBlock(b, blk, true) }, "blocks of the "+v.Name+" view")
+			if n++; n > markdownBlocks {
+				md.section(func(b *bytes.Buffer) {
+					fmt.Fprintf(b, "\n*The view's other blocks are in %s.*\n", viewFiles[v.Name])
+				}, "blocks of the "+v.Name+" view")
+				break
+			}
+			md.section(func(b *bytes.Buffer) { writeCompactBlock(b, blk, viewFiles[v.Name]) }, "blocks of the "+v.Name+" view")
 			if md.full { // the view's other blocks are cut with this one
 				break
 			}
@@ -165,6 +190,47 @@ func (md *markdown) flush(w io.Writer) error {
 		bw.WriteString(note)
 	}
 	return bw.Flush()
+}
+
+// writeCompactBlock writes a block of a view as the lesson prints it, at
+// most markdownRows rows and markdownParts parts of its columns, and a note
+// naming file, which holds the rest, when it leaves some out.
+func writeCompactBlock(b *bytes.Buffer, blk Block, file string) {
+	rows, parts := len(blk.Rows), columnParts(blk)
+	short := blk.head(markdownRows)
+	if len(parts) > markdownParts {
+		var cols []int
+		for _, p := range parts[:markdownParts] {
+			for _, j := range p {
+				if !slices.Contains(cols, j) {
+					cols = append(cols, j)
+				}
+			}
+		}
+		short = short.columns(cols)
+	}
+	writeMarkdownBlock(b, short, true)
+	if len(short.Rows) < rows || len(short.Columns) < len(blk.Columns) {
+		fmt.Fprintf(b, "\n*Shown: %d of %d rows, %d of %d columns; %s holds every figure.*\n",
+			len(short.Rows), rows, len(short.Columns), len(blk.Columns), file)
+	}
+}
+
+// head returns the block with its first n rows, and the cells marked among
+// them.
+func (b Block) head(n int) Block {
+	if len(b.Rows) <= n {
+		return b
+	}
+	out := b
+	out.Rows = b.Rows[:n]
+	out.Marked = nil
+	for _, m := range b.Marked {
+		if m[0] < n {
+			out.Marked = append(out.Marked, m)
+		}
+	}
+	return out
 }
 
 // writeMarkdownBlock writes a block's bold title, if any, and its table,

@@ -70,7 +70,7 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 	var legend []string
 	for _, l := range lines {
 		entry := colourName(l.colour) + " " + l.name
-		if l.name == c.Recommended {
+		if c.IsRecommended(l.name) {
 			entry += " (recommended)"
 		}
 		legend = append(legend, entry)
@@ -91,6 +91,9 @@ func mermaidLines(c Chart, rows [][]float64, scale yScale, capped bool) (lines [
 		if !ok {
 			colour = "808080"
 		}
+		if name == c.Envelope {
+			colour = envelopeColour
+		}
 		l := mermaidLine{name: name, colour: "#" + colour}
 		lowest := math.Inf(1)
 		for _, r := range rows {
@@ -101,7 +104,7 @@ func mermaidLines(c Chart, rows [][]float64, scale yScale, capped bool) (lines [
 			}
 			l.ys = append(l.ys, strconv.FormatFloat(math.Round(y*10)/10, 'f', -1, 64))
 		}
-		if capped && lowest >= scale.top && name != c.Recommended {
+		if capped && lowest >= scale.top && !c.IsRecommended(name) && name != c.Envelope {
 			above = append(above, name)
 			continue
 		}
@@ -152,8 +155,8 @@ func writeMarks(b *bytes.Buffer, marks []Mark) {
 // mermaidSeries returns the x labels of a chart drawn in Mermaid and, per
 // label, the y value of each line. Mermaid spaces its x values evenly, so
 // an expected-total chart is drawn at mermaidPoints even probabilities over
-// its range, computed from its first and last rows (expected totals are
-// straight lines in the probability); any other chart at its rows, whose
+// its range, each line straight between its rows (expected totals are
+// straight in the probability, the envelope between its breakpoints); any other chart at its rows, whose
 // x values a worker sweep doubles (1, 2, 4, … : a log axis) or steps by
 // one, at most mermaidLabels of them.
 func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
@@ -183,12 +186,22 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 	}
 	first, last := rows[0], rows[len(rows)-1]
 	lo, hi := first[0].Float, last[0].Float
+	k := 0 // the row at or before x
 	for i := range mermaidPoints {
 		t := float64(i) / (mermaidPoints - 1)
-		xs = append(xs, strconv.FormatFloat(lo+(hi-lo)*t, 'f', -1, 64))
+		x := lo + (hi-lo)*t
+		xs = append(xs, strconv.FormatFloat(x, 'f', -1, 64))
+		for k+2 < len(rows) && rows[k+1][0].Float <= x {
+			k++
+		}
+		a, b := rows[k], rows[k+1]
+		u := 0.0
+		if w := b[0].Float - a[0].Float; w > 0 {
+			u = min(1, max(0, (x-a[0].Float)/w))
+		}
 		var y []float64
 		for j := 1; j < len(first); j++ {
-			y = append(y, yValue(first[j])+(yValue(last[j])-yValue(first[j]))*t)
+			y = append(y, yValue(a[j])+(yValue(b[j])-yValue(a[j]))*u)
 		}
 		ys = append(ys, y)
 	}
@@ -199,6 +212,7 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 var colourNames = map[string]string{
 	"#000000": "black", "#E69F00": "orange", "#56B4E9": "sky blue", "#009E73": "green",
 	"#CC79A7": "pink", "#0072B2": "blue", "#D55E00": "vermillion", "#F0E442": "yellow",
+	"#" + envelopeColour: "dark grey",
 }
 
 // colourName names a colour of the palette for a legend in words, "grey"

@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,11 +72,14 @@ func TestMarkdownSummary(t *testing.T) {
 		// at probabilities 0 and 1, on an even grid
 		// interval 1, at 2400.0 everywhere, lies above the y axis's top
 		// and is not drawn; the note says so
-		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #009E73, #56B4E9\"}}}}%%\nxychart-beta\n",
+		// the recommended intervals first, then the envelope, dark grey
+		"```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#000000, #D55E00, #CC79A7, #404040, #009E73, #56B4E9\"}}}}%%\nxychart-beta\n",
+		// the envelope: none up to 11/18, 6 up to 11/12, 4 above
+		"    line [0, 120, 240, 360, 480, 600, 720, 781.8, 836.4, 890.9, 927.3]\n",
 		`    x-axis "failure probability" [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]`,
 		"    y-axis \"expected total (rows)\" 0 --> 1500\n",
 		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
-		"Legend: black interval none, vermillion interval 6, pink interval 4 (recommended), green interval 3, sky blue interval 2.",
+		"Legend: black interval none (recommended), vermillion interval 6 (recommended), pink interval 4 (recommended), dark grey envelope, green interval 3, sky blue interval 2.",
 		"interval 1 reaches 2,400.0, off the chart. Not drawn, wholly above the chart: interval 1.",
 		// the break-even crossings of breakeven.csv, listed under the chart
 		"Break-even crossings, where the best interval changes (breakeven.csv): p = 11/18 (0.6111): none → 6, at an expected total of 733.3 rows; p = 11/12 (0.9167): 6 → 4, at an expected total of 900.0 rows.\n",
@@ -95,8 +99,9 @@ func TestMarkdownSummary(t *testing.T) {
 
 // TestMarkdownWorkersChart checks that a worker sweep's Markdown charts its
 // question: the most rows the busiest worker recomputes, against workers,
-// interval 4 (recommended) at the figures the headline states, 600 rows at
-// 1 worker down to 78 at 8, none cut by the y axis and named.
+// the recommended intervals first (none, 6 and 4 over the lesson's
+// probabilities), interval 4 at the figures the headline states, 600 rows
+// at 1 worker down to 78 at 8, the y axis scaled to none whole.
 func TestMarkdownWorkersChart(t *testing.T) {
 	e := experiment.Lesson("workers")
 	e.Workers = []int{1, 2, 4, 8}
@@ -109,11 +114,10 @@ func TestMarkdownWorkersChart(t *testing.T) {
 		"\n### Rows the busiest worker recomputes at most, over every failure, against workers\n",
 		"    title \"Rows the busiest worker recomputes at most\"\n",
 		"    x-axis \"workers\" [1, 2, 4, 8]\n",
-		"    y-axis \"most rows the busiest worker recomputes\" 0 --> 1000\n",
+		"    y-axis \"most rows the busiest worker recomputes\"\n",
+		"    line [2200, 1100, 561, 286]\n",
 		"    line [600, 300, 153, 78]\n",
-		"    line [1000, 1000, 561, 286]\n", // none, cut at the top
-		"pink interval 4 (recommended)",
-		"interval none reaches 2,200, off the chart.",
+		"Legend: black interval none (recommended), vermillion interval 6 (recommended), pink interval 4 (recommended), green interval 3",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
@@ -123,7 +127,8 @@ func TestMarkdownWorkersChart(t *testing.T) {
 
 func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 	set := lessonSet(t)
-	// A view of 60,000 rows of five numbers: far more than a job summary holds.
+	// A view of 60,000 rows of five numbers, and 3,000 views more: far more
+	// than a job summary holds.
 	big := results.Block{Title: "big", Columns: []results.Column{
 		{Name: "a", Kind: results.Int}, {Name: "b", Kind: results.Int}, {Name: "c", Kind: results.Int},
 		{Name: "d", Kind: results.Int}, {Name: "e", Kind: results.Int}}}
@@ -131,7 +136,11 @@ func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 		v := results.IntValue(int64(i) * 1_000_003)
 		big.Rows = append(big.Rows, []results.Value{v, v, v, v, v})
 	}
-	set.Views = append([]results.View{{Name: "huge", Title: "A huge view", Blocks: []results.Block{big}}}, set.Views...)
+	views := []results.View{{Name: "huge", Title: "A huge view", Blocks: []results.Block{big}}}
+	for i := range 3000 {
+		views = append(views, results.View{Name: "many", Title: fmt.Sprintf("View %d of many", i), Blocks: []results.Block{big}})
+	}
+	set.Views = append(views, set.Views...)
 	var buf bytes.Buffer
 	if err := results.WriteMarkdown(&buf, set); err != nil {
 		t.Fatal(err)
@@ -142,16 +151,19 @@ func TestMarkdownStaysWithinTheLimit(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\n### A huge view\n",
+		// a long block shows its first rows and names the file of the rest
+		"*Shown: 24 of 60000 rows, 5 of 5 columns; ",
+		"\n### View 0 of many\n",
 		"Cut to stay within 1000000 bytes",
-		"blocks of the huge view, the recovery view", // named in the note
-		"```mermaid", // what came before stays
+		"the many view, blocks of the many view", // named in the note
+		"```mermaid",                             // what came before stays
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q; it ends %q", want, md[max(0, len(md)-600):])
 		}
 	}
-	if strings.Contains(md, "| 0 | 0 | 0 | 0 | 0 |") {
-		t.Error("Markdown holds part of the block it says it cut")
+	if strings.Contains(md, "| 24000072 |") || strings.Contains(md, "### View 2999 of many") {
+		t.Error("Markdown holds what it says it cut")
 	}
 }
 

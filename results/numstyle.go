@@ -91,11 +91,65 @@ func (q Quantity) Append(dst []byte, v float64) []byte {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64)
 	}
 	var buf [64]byte
-	num := strconv.AppendFloat(buf[:0], v, 'f', s.decimals, 64)
+	num := roundHalfUp(strconv.AppendFloat(buf[:0], v, 'f', -1, 64), s.decimals)
 	if !s.thousands {
 		return append(dst, num...)
 	}
 	return group(dst, num)
+}
+
+// roundHalfUp rounds the shortest decimal text of a number to the given
+// decimals, a half away from zero, as a spreadsheet's number format shows
+// it: 356.25 is 356.3 in every output, not 356.2 in some.
+func roundHalfUp(num []byte, decimals int) []byte {
+	dot := len(num)
+	for i, c := range num {
+		if c == '.' {
+			dot = i
+		}
+	}
+	if dot == len(num) {
+		num = append(num, '.')
+	}
+	for len(num) < dot+1+decimals+1 {
+		num = append(num, '0')
+	}
+	up := num[dot+1+decimals] >= '5'
+	num = num[:dot+1+decimals]
+	if decimals == 0 {
+		num = num[:dot]
+	}
+	if up {
+		i := len(num) - 1
+		for ; i >= 0; i-- {
+			if num[i] == '.' {
+				continue
+			}
+			if num[i] == '-' {
+				break
+			}
+			if num[i] < '9' {
+				num[i]++
+				return num
+			}
+			num[i] = '0'
+		}
+		num = append(num[:i+1], append([]byte{'1'}, num[i+1:]...)...)
+	}
+	if isZero(num) && num[0] == '-' {
+		num = num[1:]
+	}
+	return num
+}
+
+// isZero reports whether a decimal text is zero.
+func isZero(num []byte) bool {
+	for _, c := range num {
+		if c >= '1' && c <= '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // group appends the decimal text num with its whole part's thousands

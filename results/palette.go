@@ -17,6 +17,13 @@ const noneColour = "000000"
 // a dark grey, apart from every line's colour, black none's included.
 const marksColour = "595959"
 
+// envelopeColour and envelopeWidth draw the lower envelope of an
+// expected-total chart: a dark grey dashed line over the recommended ones.
+const (
+	envelopeColour = "404040"
+	envelopeWidth  = 2
+)
+
 // mutedWidth and emphasisWidth are a line's width in points: a muted
 // interval's, and the recommended interval's.
 const (

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"ckptlab/answer"
 	"ckptlab/internal/atomicfs"
 	"context"
 	"crypto/sha256"
@@ -35,6 +36,9 @@ type Set struct {
 	// decisions sheet. It is not written. A zero Table: the maps read
 	// Decisions.
 	BestIntervals Table
+	// Answer is the run's answer, computed once: the envelopes and the
+	// recommended intervals every writer names. nil names none.
+	Answer *answer.Answer
 	// Headline is the run's answer in words, one line each, as ckptlab run
 	// prints it on stdout after the experiment: a dozen lines at most.
 	Headline []string

@@ -73,16 +73,20 @@ type Chart struct {
 	YTitle string
 	// Note says what was left out to keep the chart readable, or "".
 	Note string
-	// Recommended names the column of the interval the headline recommends
-	// ("interval 4"): its line is drawn wide, the others thin, each in its
-	// interval's colour (IntervalStyle). "" emphasises none.
-	Recommended string
-	// WholeRecommended scales the y axis to show the recommended line
+	// Recommended names the columns of the recommended intervals
+	// ("interval 4"), the answer's: their lines are drawn wide, the others
+	// thin, each in its interval's colour (IntervalStyle), and they lead the
+	// legend. nil emphasises none.
+	Recommended []string
+	// Envelope names the column that follows the lower envelope, drawn as
+	// a line of its own, or "".
+	Envelope string
+	// WholeRecommended scales the y axis to show the recommended lines
 	// whole, not only the lower envelope (the best figure at each x): a
-	// chart of the figure the headline states of the recommended interval,
-	// whose lowest line may be another's zeros. An expected-total chart
-	// leaves it false: its recommended line is best at one probability and
-	// may climb far above the others at the rest.
+	// chart of the figure the headline states of the recommended
+	// intervals, whose lowest line may be another's zeros. An
+	// expected-total chart leaves it false: a recommended line is best on
+	// its piece and may climb far above the others at the rest.
 	WholeRecommended bool
 	// Marks are the points marked on the chart, each labelled: the
 	// break-even crossings, where the best line changes along the x axis.
@@ -109,6 +113,10 @@ func (m Mark) Label() string {
 	}
 	return "p = " + x + ": " + strings.TrimPrefix(m.From, "interval ") + " → " + strings.TrimPrefix(m.To, "interval ")
 }
+
+// IsRecommended reports whether the column named name is a recommended
+// interval's.
+func (c Chart) IsRecommended(name string) bool { return slices.Contains(c.Recommended, name) }
 
 // Numeric reports whether the chart's x values are numbers.
 func (c Chart) Numeric() bool {

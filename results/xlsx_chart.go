@@ -287,8 +287,14 @@ func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 			marker.Border = excelize.LineOptions{Type: excelize.LineSolid, Fill: fill}
 			line.Dash = [...]excelize.LineDashType{excelize.LineDashSolid, excelize.LineDashDash, excelize.LineDashSysDot}[dash]
 		}
-		if name == c.Recommended {
+		if c.IsRecommended(name) {
 			line.Width, marker.Size = emphasisWidth, 6
+		}
+		if name == c.Envelope {
+			fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{envelopeColour}}
+			line.Fill, marker.Fill = fill, fill
+			line.Dash, line.Width = excelize.LineDashDash, envelopeWidth
+			marker = excelize.ChartMarker{Symbol: "none"}
 		}
 		chart.Series = append(chart.Series, excelize.ChartSeries{
 			Name:       fmt.Sprintf("'%s'!$%s$%d", sheet, columnName(j+1), top),

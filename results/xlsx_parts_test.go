@@ -90,27 +90,27 @@ func TestXLSXPartsExcelSafe(t *testing.T) {
 
 // TestXLSXChartColoursByInterval checks that a chart colours each line by
 // its interval, not its position: the lesson's expected-total chart draws
-// none, 6, 4, 3, 2 and 1 in their palette colours, interval 4, the one
-// recommended at p = 1, wider than the others.
+// none, 6, 4, 3, 2 and 1 in their palette colours, the recommended ones
+// (none, 6 and 4) first and wider than the others, the envelope after them.
 func TestXLSXChartColoursByInterval(t *testing.T) {
 	data := workbookBytes(t, lessonSet(t), 0)
 	x := zipEntry(t, data, "xl/charts/chart2.xml")
 	lines := regexp.MustCompile(`<ser>.*?<spPr><a:ln cap="rnd" w="(\d+)"><a:solidFill><a:srgbClr val="([0-9A-F]{6})">`).FindAllStringSubmatch(x, -1)
-	names := []string{"none", "6", "4", "3", "2", "1"}
+	names := []string{"none", "6", "4", "envelope", "3", "2", "1"}
 	if len(lines) != len(names) {
 		t.Fatalf("%d coloured lines, want %d", len(lines), len(names))
 	}
 	for i, name := range names {
 		want, _, _ := results.IntervalStyle(name)
+		if name == "envelope" {
+			want = "404040"
+		}
 		if lines[i][2] != want {
 			t.Errorf("interval %s is drawn %s, want its colour %s", name, lines[i][2], want)
 		}
-		if wide := lines[i][1] != lines[0][1] && name != "4"; wide {
-			t.Errorf("interval %s is drawn %s EMU wide, like the recommended one", name, lines[i][1])
+		if wide := lines[i][1] == lines[0][1]; wide != (i < 3) {
+			t.Errorf("interval %s is drawn %s EMU wide, the recommended %s", name, lines[i][1], lines[0][1])
 		}
-	}
-	if lines[2][1] == lines[0][1] {
-		t.Error("the recommended interval 4 is not drawn wider")
 	}
 }
 

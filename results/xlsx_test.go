@@ -182,9 +182,9 @@ func TestXLSXTableLayout(t *testing.T) {
 					want = ""
 				case "probability":
 					want = "0.0000"
-				case "rows", "recomputed", "workers":
+				case "rows", "recomputed", "workers", "worst_total":
 					want = "#,##0"
-				case "worst_total", "expected_total", "tail_total", "average":
+				case "expected_total", "tail_total", "average":
 					want = "#,##0.0"
 				}
 				if format != want {
@@ -317,11 +317,11 @@ func TestXLSXCharts(t *testing.T) {
 	if err := xml.Unmarshal([]byte(zipEntry(t, data, "xl/charts/chart2.xml")), &chart); err != nil {
 		t.Fatal(err)
 	}
-	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 7 {
-		t.Fatalf("chart 1 is %+v, want a scatter chart of 6 lines and the break-even marks", chart)
+	if len(chart.Scatter) != 1 || len(chart.Scatter[0].Series) != 8 {
+		t.Fatalf("chart 1 is %+v, want a scatter chart of 6 lines, the envelope and the break-even marks", chart)
 	}
 	var names []string
-	for _, s := range chart.Scatter[0].Series[:6] {
+	for _, s := range chart.Scatter[0].Series[:7] {
 		cell := strings.TrimPrefix(s.Name, "'charts'!")
 		name, err := f.GetCellValue("charts", strings.ReplaceAll(cell, "$", ""))
 		if err != nil {
@@ -332,7 +332,7 @@ func TestXLSXCharts(t *testing.T) {
 			t.Errorf("series %s plots %s against %s, want columns of the charts sheet against column A", name, s.Y, s.X)
 		}
 	}
-	want := []string{"interval none", "interval 6", "interval 4", "interval 3", "interval 2", "interval 1"}
+	want := []string{"interval none", "interval 6", "interval 4", "envelope", "interval 3", "interval 2", "interval 1"}
 	if !slices.Equal(names, want) {
 		t.Errorf("series names %q, want %q", names, want)
 	}

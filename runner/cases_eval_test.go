@@ -351,8 +351,8 @@ func TestExcludedViews(t *testing.T) {
 	}
 	for _, c := range res.Charts() {
 		if strings.Contains(c.Data.Title, "Expected total") && strings.Contains(c.Data.Title, "200 subscribers") &&
-			len(c.Data.Columns) != 1+4 {
-			t.Errorf("chart %q has %d columns, want the probability and the 4 intervals", c.Data.Title, len(c.Data.Columns))
+			len(c.Data.Columns) != 1+4+1 {
+			t.Errorf("chart %q has %d columns, want the probability, the 4 intervals and the envelope", c.Data.Title, len(c.Data.Columns))
 		}
 	}
 	for _, v := range heldViews(res.Views()) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -37,18 +38,18 @@ const (
 // the exclusions as the views do: each source with its case's axes, the
 // intervals and partitionings with a point left.
 func (r *Result) Charts() []results.Chart {
+	ans := r.answer()
 	var expected, sawtooth, workers chartsOfKind
-	for _, sr := range r.Sources {
+	for si, sr := range r.Sources {
 		g := sr.Grid
 		title := sr.title(results.Count.FormatInt)
 		costs := sr.Parts[0].Costs
 		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
-			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
-			if none(left) {
+			if none(r.anyLeft(sr, nil, []int{stateRows}, nil)) {
 				continue
 			}
 			expected.add(func() results.Chart {
-				return expectedChart(fmt.Sprintf("%s, state rows %s", title, results.Count.FormatInt(int64(stateRows))), pick(costs, left), stateRows, g.Probabilities)
+				return expectedChart(fmt.Sprintf("%s, state rows %s", title, results.Count.FormatInt(int64(stateRows))), r.envelope(si, stateRows))
 			})
 		}
 		// Every point of the source, ranged over once: a sweep of many
@@ -58,7 +59,7 @@ func (r *Result) Charts() []results.Chart {
 		for _, c := range pick(costs, allLeft) {
 			intervals = append(intervals, c.Interval)
 		}
-		rec := recommended(costs, allLeft, g.StateRowsFor(sr.Source.Subscribers), g.Probabilities)
+		rec := ans.Recommended(si)
 		sawtooth.add(func() results.Chart { return sr.sawtoothChart(title, intervals, rec) })
 		if len(g.Workers) > 1 {
 			for _, key := range g.PartitionKeys {
@@ -104,40 +105,95 @@ func (k *chartsOfKind) add(chart func() results.Chart) {
 	}
 }
 
+// envelopeColumn names the line of an expected-total chart that follows
+// the lower envelope: the least expected total of a declared interval.
+const envelopeColumn = "envelope"
+
 // expectedChart plots E_k(p) against p on [0, 1] for representative
-// intervals: those of the lower envelope first (the best at some
-// probability), its break-even crossings marked.
-func expectedChart(title string, costs []model.Cost, stateRows int, probabilities []float64) results.Chart {
-	xs := chartProbabilities(probabilities)
-	pieces := envelope(costs, nil, stateRows)
-	var best []int
-	for _, pc := range pieces {
-		best = append(best, pc.Line)
+// intervals of an envelope: the recommended ones first, emphasised, then
+// the envelope itself as one line, then the others; its break-even
+// crossings are marked.
+func expectedChart(title string, e *answer.Envelope) results.Chart {
+	costs := e.Costs
+	xs := chartProbabilities(e.Group.Probabilities, e.Full)
+	var left, emph []int // indexes of costs
+	for i := range costs {
+		if e.Left == nil || e.Left[i] {
+			left = append(left, i)
+		}
 	}
-	rec := bestLeft(costs, nil, probabilities[0], stateRows)
-	shown := representatives(len(costs), append([]int{rec}, best...))
+	for _, pc := range e.Pieces {
+		emph = append(emph, slices.Index(left, pc.Index))
+	}
+	first := slices.Clone(emph)
+	for _, pc := range e.Full {
+		first = append(first, slices.Index(left, pc.Line))
+	}
+	shown := emphasisFirst(representatives(len(left), first), emph)
 	c := results.Chart{
-		Data:        results.Block{Title: "Expected total against failure probability: " + title},
-		YTitle:      "expected total (rows)",
-		Recommended: "interval " + costs[rec].Interval.String(),
-		Marks:       breakevenMarks(costs, pieces, stateRows),
+		Data:     results.Block{Title: "Expected total against failure probability: " + title},
+		YTitle:   "expected total (rows)",
+		Envelope: envelopeColumn,
+		Marks:    breakevenMarks(costs, e.Full, e.StateRows),
 	}
+	slots := slices.Clone(shown) // -1 stands for the envelope
+	at := 0
+	for at < len(slots) && slices.Contains(emph, slots[at]) {
+		c.Recommended = append(c.Recommended, "interval "+costs[left[slots[at]]].Interval.String())
+		at++
+	}
+	slots = slices.Insert(slots, at, -1)
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure probability", Kind: results.Float, Decimals: -1})
-	for _, i := range shown {
-		c.Data.Columns = append(c.Data.Columns, results.Column{Name: "interval " + costs[i].Interval.String(), Kind: results.Float, Decimals: 1})
+	for _, j := range slots {
+		name := envelopeColumn
+		if j >= 0 {
+			name = "interval " + costs[left[j]].Interval.String()
+		}
+		c.Data.Columns = append(c.Data.Columns, results.Column{Name: name, Kind: results.Float, Decimals: 1})
 	}
 	for _, p := range xs {
 		row := []results.Value{results.FloatValue(p)}
-		for _, i := range shown {
-			row = append(row, results.FloatValue(expectedTotal(costs[i], p, stateRows)))
+		for _, j := range slots {
+			if j < 0 {
+				_, least := e.Lowest(p)
+				row = append(row, results.FloatValue(least))
+				continue
+			}
+			row = append(row, results.FloatValue(e.Total(left[j], p)))
 		}
 		c.Data.Rows = append(c.Data.Rows, row)
 	}
-	c.Note = "Each line is straight in the probability, so it is drawn over 0 to 1; the lowest line at a probability is the best interval there."
-	if len(shown) < len(costs) {
-		c.Note += " " + shownNote(costs, shown, "the intervals best at some probability, then others spread evenly")
+	c.Note = "Each line is straight in the probability, so it is drawn over 0 to 1; the envelope follows the lowest, the best interval at each probability, and the recommended intervals are those it follows over the declared probabilities."
+	if len(shown) < len(left) {
+		c.Note += " " + shownNote(pickIndexes(costs, left), shown, "the recommended intervals and those best at some probability, then others spread evenly")
 	}
 	return mergeIdentical(c)
+}
+
+// pickIndexes returns the costs at the given indexes.
+func pickIndexes(costs []model.Cost, at []int) []model.Cost {
+	out := make([]model.Cost, len(at))
+	for i, k := range at {
+		out[i] = costs[k]
+	}
+	return out
+}
+
+// emphasisFirst orders shown lines with the emphasised ones first, in
+// their order, then the others as they are.
+func emphasisFirst(shown, emph []int) []int {
+	out := make([]int, 0, len(shown))
+	for _, j := range emph {
+		if slices.Contains(shown, j) && !slices.Contains(out, j) {
+			out = append(out, j)
+		}
+	}
+	for _, j := range shown {
+		if !slices.Contains(out, j) {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // breakevenMarks returns the crossings of an envelope, as breakeven.csv
@@ -160,32 +216,38 @@ func breakevenMarks(costs []model.Cost, pieces []decide.Piece, stateRows int) []
 }
 
 // chartProbabilities returns the x values of the expected-total chart: 0,
-// 1 and the declared probabilities, ascending and each once, or an even
-// grid over [0, 1] when there are too many.
-func chartProbabilities(declared []float64) []float64 {
+// 1, the declared probabilities and the envelope's breakpoints, ascending
+// and each once, or an even grid over [0, 1] and the breakpoints when there
+// are too many. The envelope is straight between them.
+func chartProbabilities(declared []float64, pieces []decide.Piece) []float64 {
 	xs := append([]float64{0, 1}, declared...)
 	slices.Sort(xs)
 	xs = slices.Compact(xs)
-	if len(xs) <= maxChartPoints {
-		return xs
+	if len(xs) > maxChartPoints {
+		xs = xs[:0]
+		for i := range maxChartPoints {
+			xs = append(xs, float64(i)/float64(maxChartPoints-1))
+		}
 	}
-	xs = xs[:0]
-	for i := range maxChartPoints {
-		xs = append(xs, float64(i)/float64(maxChartPoints-1))
+	for i := 1; i < len(pieces); i++ {
+		xs = append(xs, decide.Probability(pieces[i].From))
 	}
-	return xs
+	slices.Sort(xs)
+	return slices.Compact(xs)
 }
 
 // sawtoothChart plots the rows recomputed at each failure of the failure
-// set, a line per representative interval of the given ones.
-func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval, rec model.Interval) results.Chart {
-	shown := representatives(len(intervals), []int{max(0, slices.Index(intervals, rec))})
+// set, a line per representative interval of the given ones, the
+// recommended ones first.
+func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval, rec []model.Interval) results.Chart {
+	emph := indexesOf(intervals, rec)
+	shown := emphasisFirst(representatives(len(intervals), emph), emph)
 	c := results.Chart{
 		Data:        results.Block{Title: "Rows recomputed against the failure period: " + title},
 		YTitle:      "rows recomputed",
-		Recommended: "interval " + rec.String(),
-		// The saw-tooth of the recommended interval is what the chart
-		// shows; interval 1's zeros are not what it competes with.
+		Recommended: intervalNames(intervals, emph, shown),
+		// The saw-tooth of the recommended intervals is what the chart
+		// shows; interval 1's zeros are not what they compete with.
 		WholeRecommended: true,
 	}
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "failure period", Kind: results.Text})
@@ -201,23 +263,51 @@ func (sr *SourceResult) sawtoothChart(title string, intervals []model.Interval, 
 	}
 	c.Note = "Rows recomputed after a failure in each period of the failure set: a line climbs with the distance from the last checkpoint and falls to 0 on one."
 	if len(shown) < len(intervals) {
-		c.Note += " " + shownNote(intervalCosts(intervals), shown, "the recommended one, then others spread evenly")
+		c.Note += " " + shownNote(intervalCosts(intervals), shown, "the recommended ones, then others spread evenly")
 	}
 	return mergeIdentical(c)
+}
+
+// indexesOf returns the indexes in intervals of those of rec it holds, in
+// rec's order.
+func indexesOf(intervals, rec []model.Interval) []int {
+	var out []int
+	for _, k := range rec {
+		if i := slices.Index(intervals, k); i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// intervalNames names the columns of the emphasised intervals a chart
+// shows, in emphasis order.
+func intervalNames(intervals []model.Interval, emph, shown []int) []string {
+	var out []string
+	for _, i := range emph {
+		if slices.Contains(shown, i) {
+			out = append(out, "interval "+intervals[i].String())
+		}
+	}
+	return out
 }
 
 // workersChart plots what the headline states of a worker sweep, the
 // busiest worker's recovery over every failure (busiest_worker_worst),
 // against the number of workers, a line per representative interval, the
-// recommended one always among them.
-func workersChart(title string, sr *SourceResult, parts []*PartResult, rec model.Interval) results.Chart {
+// recommended ones first.
+func workersChart(title string, sr *SourceResult, parts []*PartResult, rec []model.Interval) results.Chart {
 	costs := parts[0].Costs
-	ri := max(0, slices.IndexFunc(costs, func(c model.Cost) bool { return c.Interval == rec }))
-	shown := representatives(len(costs), []int{ri})
+	intervals := make([]model.Interval, len(costs))
+	for i, c := range costs {
+		intervals[i] = c.Interval
+	}
+	emph := indexesOf(intervals, rec)
+	shown := emphasisFirst(representatives(len(costs), emph), emph)
 	c := results.Chart{
 		Data:        results.Block{Title: "Rows the busiest worker recomputes at most, over every failure, against workers: " + title},
 		YTitle:      "most rows the busiest worker recomputes",
-		Recommended: "interval " + costs[ri].Interval.String(),
+		Recommended: intervalNames(intervals, emph, shown),
 		// The headline states this figure of the recommended interval.
 		WholeRecommended: true,
 	}
@@ -235,7 +325,7 @@ func workersChart(title string, sr *SourceResult, parts []*PartResult, rec model
 	c.Note = fmt.Sprintf("The most rows the one failed worker recomputes after a failure in any period of the failure set, with its state partitioned by %s (busiest_worker_worst), as the headline says.",
 		parts[0].Key)
 	if len(shown) < len(costs) {
-		c.Note += " " + shownNote(costs, shown, "the recommended one, then others spread evenly")
+		c.Note += " " + shownNote(costs, shown, "the recommended ones, then others spread evenly")
 	}
 	return mergeIdentical(c)
 }
@@ -257,7 +347,10 @@ func mergeIdentical(c results.Chart) results.Chart {
 	var keep []int
 	groups := map[int][]string{}
 	for j := 1; j < len(cols); j++ {
-		i := slices.IndexFunc(keep, func(k int) bool { return same(k, j) })
+		i := slices.IndexFunc(keep, func(k int) bool { return same(k, j) && cols[k].Name != c.Envelope })
+		if cols[j].Name == c.Envelope {
+			i = -1 // the envelope is drawn as a line of its own
+		}
 		if i < 0 {
 			keep = append(keep, j)
 			groups[j] = []string{strings.TrimPrefix(cols[j].Name, "interval ")}
@@ -265,8 +358,8 @@ func mergeIdentical(c results.Chart) results.Chart {
 		}
 		k := keep[i]
 		groups[k] = append(groups[k], strings.TrimPrefix(cols[j].Name, "interval "))
-		if cols[j].Name == c.Recommended {
-			cols[k].Name = c.Recommended // the group is drawn as the recommended line
+		if slices.Contains(c.Recommended, cols[j].Name) && !slices.Contains(c.Recommended, cols[k].Name) {
+			cols[k].Name = cols[j].Name // the group is drawn as the recommended line
 		}
 	}
 	if len(keep) == len(cols)-1 {
@@ -299,16 +392,6 @@ func pickColumns(cols []results.Column, at []int) []results.Column {
 		out[i] = cols[k]
 	}
 	return out
-}
-
-// recommended returns the interval the first decision of a source picks:
-// the best, by expected total, at its first state rows and probability,
-// among the intervals left.
-func recommended(costs []model.Cost, left []bool, stateRows []int, probabilities []float64) model.Interval {
-	if len(stateRows) == 0 || len(probabilities) == 0 {
-		return costs[0].Interval
-	}
-	return costs[bestLeft(costs, left, probabilities[0], stateRows[0])].Interval
 }
 
 // representatives returns, ascending, the indexes of at most

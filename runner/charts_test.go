@@ -23,29 +23,45 @@ func TestLessonCharts(t *testing.T) {
 	if !exp.Numeric() || exp.Data.Columns[0].Name != "failure probability" {
 		t.Errorf("the first chart's x axis is %+v, want failure probability, numeric", exp.Data.Columns[0])
 	}
+	// The rows are 0, 1, the lesson's probabilities and the break-evens
+	// 11/18 and 11/12, where the envelope bends.
 	var xs []float64
 	for _, r := range exp.Data.Rows {
 		xs = append(xs, r[0].Float)
 	}
-	if want := []float64{0, 0.25, 0.5, 0.75, 1}; !slices.Equal(xs, want) {
+	if want := []float64{0, 0.25, 0.5, 11.0 / 18, 0.75, 11.0 / 12, 1}; !slices.Equal(xs, want) {
 		t.Errorf("probabilities %v, want %v", xs, want)
-	}
-	for _, printed := range lessonfigures.Probability[1:] {
-		row := exp.Data.Rows[slices.IndexFunc(exp.Data.Rows, func(r []results.Value) bool {
-			return r[0].String() == lessonfigures.Canon(printed[0])
-		})]
-		for j := 1; j < 7; j++ {
-			if got := results.FloatValue(row[j].Float); appendOne(got) != printed[j] {
-				t.Errorf("expected total at p=%s, %s: %s, the lesson prints %s", printed[0], exp.Data.Columns[j].Name, appendOne(got), printed[j])
-			}
-		}
 	}
 	var names []string
 	for _, c := range exp.Data.Columns[1:] {
 		names = append(names, c.Name)
 	}
-	if want := []string{"interval none", "interval 6", "interval 4", "interval 3", "interval 2", "interval 1"}; !slices.Equal(names, want) {
+	// the recommended intervals first, in increasing probability, then
+	// the envelope, then the others
+	if want := []string{"interval none", "interval 6", "interval 4", "envelope", "interval 3", "interval 2", "interval 1"}; !slices.Equal(names, want) {
 		t.Errorf("lines %q, want %q", names, want)
+	}
+	if want := []string{"interval none", "interval 6", "interval 4"}; !slices.Equal(exp.Recommended, want) {
+		t.Errorf("recommended %q, want %q", exp.Recommended, want)
+	}
+	lesson := []string{"interval none", "interval 6", "interval 4", "interval 3", "interval 2", "interval 1"}
+	for _, printed := range lessonfigures.Probability[1:] {
+		row := exp.Data.Rows[slices.IndexFunc(exp.Data.Rows, func(r []results.Value) bool {
+			return r[0].String() == lessonfigures.Canon(printed[0])
+		})]
+		least := ""
+		for j, name := range lesson {
+			got := appendOne(results.FloatValue(row[1+slices.Index(names, name)].Float))
+			if got != printed[j+1] {
+				t.Errorf("expected total at p=%s, %s: %s, the lesson prints %s", printed[0], name, got, printed[j+1])
+			}
+			if least == "" || results.FloatValue(row[1+slices.Index(names, name)].Float).Float < mustFloat(t, least) {
+				least = got
+			}
+		}
+		if got := appendOne(row[1+slices.Index(names, "envelope")]); got != least {
+			t.Errorf("envelope at p=%s: %s, want the least, %s", printed[0], got, least)
+		}
 	}
 	// The saw-tooth: the lesson's matrix.
 	saw := charts[1]
@@ -59,6 +75,16 @@ func TestLessonCharts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mustFloat parses a number the test wrote.
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // appendOne shows a float with one decimal, as the lesson prints totals.
@@ -75,9 +101,11 @@ func TestWorkersChart(t *testing.T) {
 	if !c.Numeric() || c.Data.Columns[0].Name != "workers" || len(c.Data.Rows) != 4 {
 		t.Fatalf("workers chart %+v, want 4 numeric worker counts", c.Data)
 	}
-	// It plots what the headline says, busiest_worker_worst: at interval 4
-	// (recommended at p = 1, emphasised) 600 rows at 1 worker, 153 at 4.
-	if c.Recommended != "interval 4" || c.Data.Columns[3].Name != "interval 4" {
+	// It plots what the headline says, busiest_worker_worst, the
+	// recommended intervals first (none, best at two of the lesson's
+	// probabilities, then 6 and 4): at interval 4 600 rows at 1 worker,
+	// 153 at 4.
+	if !slices.Equal(c.Recommended, []string{"interval none", "interval 6", "interval 4"}) || c.Data.Columns[3].Name != "interval 4" {
 		t.Errorf("workers chart emphasises %q (columns %v), want interval 4", c.Recommended, c.Data.Table("").Header())
 	}
 	if r := c.Data.Rows[2]; r[0].Int != 4 || r[3].Int != 153 || r[1].Int != 561 {
@@ -94,7 +122,7 @@ func TestWorkersChart(t *testing.T) {
 // job's intervals all recompute the same.
 func TestChartsMergeIdentical(t *testing.T) {
 	c := results.Chart{Data: results.Block{Columns: []results.Column{{Name: "x", Kind: results.Int},
-		{Name: "interval 4", Kind: results.Int}, {Name: "interval 2", Kind: results.Int}, {Name: "interval 1", Kind: results.Int}}}, Recommended: "interval 2"}
+		{Name: "interval 4", Kind: results.Int}, {Name: "interval 2", Kind: results.Int}, {Name: "interval 1", Kind: results.Int}}}, Recommended: []string{"interval 2"}}
 	for i := range 3 {
 		c.Data.Rows = append(c.Data.Rows, []results.Value{results.IntValue(int64(i)), results.IntValue(0), results.IntValue(0), results.IntValue(int64(i))})
 	}
@@ -203,8 +231,10 @@ func TestShippedChartsDrawDistinctLines(t *testing.T) {
 		}
 		for _, c := range evaluate(t, *e).Charts() {
 			cols := c.Data.Columns
-			if !slices.ContainsFunc(cols[1:], func(col results.Column) bool { return col.Name == c.Recommended }) {
-				t.Errorf("%s: %q does not draw the recommended %s", e.Name, c.Data.Title, c.Recommended)
+			for _, rec := range c.Recommended {
+				if !slices.ContainsFunc(cols[1:], func(col results.Column) bool { return col.Name == rec }) {
+					t.Errorf("%s: %q does not draw the recommended %s", e.Name, c.Data.Title, rec)
+				}
 			}
 			for a := 1; a < len(cols); a++ {
 				for b := a + 1; b < len(cols); b++ {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -80,54 +81,33 @@ func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
 }
 
 // decisions yields every decision, at its point (decisionPoints), in the
-// order of decisions.csv. Decisions do not depend on partitioning: the
-// whole stream's figures are the same in every part. Each costs
-// O(intervals + log n) for the declared criteria, O(P) for the optimum
-// over every interval, whose sums are computed once per source in
-// O(P log P), and O(P²) for the best schedule. What only needs the best
-// interval reads bestIntervals, which costs O(intervals) a decision.
+// order of decisions.csv, each made by the answer (answer.Source.Decide).
+// Decisions do not depend on partitioning: the whole stream's figures are
+// the same in every part. Each costs O(intervals + log n) for the declared
+// criteria, O(P) for the optimum and O(P²) for the best schedule. What
+// only needs the best interval reads bestIntervals, at O(intervals) a
+// decision.
 func (r *Result) decisions(yield func(d *decision) bool) {
 	alpha := r.Exp.RiskLevel
 	// made at the source's first decision: a source that cases share
 	// makes its decisions once, and the other source results none
 	var (
 		src       *SourceResult
-		outs      []decide.Outcomes
-		sums      []int64
+		as        *answer.Source
 		schedules *decide.Schedules
 	)
 	for pt := range r.decisionPoints {
 		sr, stateRows, prob, left := pt.sr, pt.stateRows, pt.prob, pt.left
 		if sr != src {
 			src = sr
-			outs = sr.outcomes()
-			sums = decide.Sums(sr.Stream, sr.Source.Periods, sr.Failures)
+			as = answer.NewSource(sr.Stream, sr.Source.Periods, sr.Rows, sr.Failures, sr.Parts[0].Costs)
 			schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
 		}
-		costs := sr.Parts[0].Costs
-		n, weight := len(sr.Failures.Periods), sr.Failures.Total()
-		d := &decision{sr: sr, stateRows: stateRows, prob: prob}
-		d.best = bestLeft(costs, left, prob, stateRows)
-		d.bestTotal = expectedTotal(costs[d.best], prob, stateRows)
-		first := true
-		for i, c := range costs {
-			if !left[i] {
-				continue
-			}
-			if w := c.WorstTotal(stateRows); first || w < d.worstTotal {
-				d.worst, d.worstTotal = i, w
-			}
-			if t := outs[i].Tail(alpha, prob, c.CertainCost(stateRows)); first || t < d.tailTotal {
-				d.tail, d.tailTotal = i, t
-			}
-			first = false
-		}
-		d.optimal, d.optimalTotal = decide.Optimum(sums, weight, prob, int64(stateRows))
-		d.young, d.daly, d.youngOK = decide.Young(sr.Rows, sr.Source.Periods, int64(stateRows), n, prob)
-		d.schedule = r.schedules.best(schedules, sr, stateRows, prob)
-		d.scheduleTotal = d.schedule.Expected(prob, weight, int64(stateRows))
-		optimum := decide.Line{Certain: int64(d.optimal.Checkpoints(sr.Source.Periods)) * int64(stateRows), Sum: sums[d.optimal]}
-		d.scheduleBeats = d.schedule.Below(prob, weight, int64(stateRows), optimum)
+		a := as.Decide(left, stateRows, prob, alpha, r.schedules.best(schedules, sr, stateRows, prob))
+		d := &decision{sr: sr, stateRows: stateRows, prob: prob,
+			best: a.Best, worst: a.Worst, tail: a.Tail, bestTotal: a.BestTotal, worstTotal: a.WorstTotal, tailTotal: a.TailTotal,
+			optimal: a.Optimal, optimalTotal: a.OptimalTotal, young: a.Young, daly: a.Daly, youngOK: a.YoungOK,
+			schedule: a.Schedule, scheduleTotal: a.ScheduleTotal, scheduleBeats: a.ScheduleBeats}
 		if !yield(d) {
 			return
 		}
@@ -168,7 +148,7 @@ var decisionColumns = []tableColumn[decision]{
 	textColumn("best_interval", func(d *decision) string { return d.sr.Intervals[d.best].String() }).numbers(),
 	floatColumn("best_expected_total", 1, func(d *decision) float64 { return d.bestTotal }),
 	textColumn("worst_case_interval", func(d *decision) string { return d.sr.Intervals[d.worst].String() }).numbers(),
-	intColumn("worst_case_total", func(d *decision) int64 { return d.worstTotal }).shownAs(results.Total),
+	intColumn("worst_case_total", func(d *decision) int64 { return d.worstTotal }), // whole rows
 	textColumn("tail_interval", func(d *decision) string { return d.sr.Intervals[d.tail].String() }).numbers(),
 	floatColumn("tail_total", 1, func(d *decision) float64 { return d.tailTotal }),
 	textColumn("optimal_interval", func(d *decision) string { return d.optimal.String() }).numbers(),
@@ -250,36 +230,16 @@ type breakeven struct {
 }
 
 // breakevens yields the envelope of every source and state size, in the
-// order of breakeven.csv. Each costs O(pieces × intervals) exact steps.
-// The envelope is over the intervals with a point left at the state size.
+// order of breakeven.csv, as the answer has it.
 func (r *Result) breakevens(yield func(b *breakeven) bool) {
-	for g := range r.envelopeGroups {
-		if !yield(&breakeven{g.sr, g.stateRows, envelope(g.sr.Parts[0].Costs, g.left, g.stateRows)}) {
+	for e := range r.envelopes {
+		if e.Repeat {
+			continue
+		}
+		if !yield(&breakeven{r.Sources[e.Index], e.StateRows, e.Full}) {
 			return
 		}
 	}
-}
-
-// envelope returns the lower envelope of the expected totals of the costs
-// left at a state size, each piece's Line an index of costs: breakeven.csv
-// and the break-even marks of the charts read it.
-func envelope(costs []model.Cost, left []bool, stateRows int) []decide.Piece {
-	lines := make([]decide.Line, 0, len(costs))
-	index := make([]int, 0, len(costs)) // of each line, in costs
-	for i, c := range costs {
-		if left == nil || left[i] {
-			lines = append(lines, decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum})
-			index = append(index, i)
-		}
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	pieces := decide.Envelope(lines, costs[0].Weight)
-	for i := range pieces {
-		pieces[i].Line = index[pieces[i].Line]
-	}
-	return pieces
 }
 
 // envelopeGroup is a source and state rows with an envelope in

@@ -217,12 +217,12 @@ func TestHeadlineWorkers(t *testing.T) {
 // envelope; with faults some differ and get lines of their own.
 func TestHeadlineEnvelopesAlike(t *testing.T) {
 	h := evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\n").Headline()
-	want := "seeds 1 to 30, 200 subscribers, 12 periods, a checkpoint writes 200 rows (30 seeds alike): no checkpoint up to p = 11/18 (0.6111)"
+	want := "seeds 1 to 30, 200 subscribers, 12 periods, a checkpoint writes 200 rows (30 seeds alike): no checkpoint below p = 11/18, every 6 periods up to 11/12, every 4 above (927.3 rows at p = 1)"
 	if !slices.ContainsFunc(h, func(l string) bool { return strings.HasPrefix(l, want) }) {
 		t.Errorf("headline lacks %q:\n%s", want, strings.Join(h, "\n"))
 	}
 	h = evaluateYAML(t, "name: x\nstate_rows: {from: 400, to: 4000, step: 100}\nprobabilities: [0.5, 1]\n").Headline()
-	want = "seed 20260218, 200 subscribers, 12 periods, a checkpoint writes 400 to 4,000 rows (37 state sizes alike): no checkpoint for every p"
+	want = "seed 20260218, 200 subscribers, 12 periods, a checkpoint writes 400 to 4,000 rows (37 state sizes alike): no checkpoint for p from 1/2 to 1 (1,200.0 rows at p = 1)"
 	if !slices.Contains(h, want) {
 		t.Errorf("headline lacks %q:\n%s", want, strings.Join(h, "\n"))
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"ckptlab/answer"
 	"context"
 	"fmt"
 	"runtime"
@@ -42,6 +43,9 @@ type Result struct {
 	excl         *experiment.Excluder
 
 	schedules scheduleMemo // the best schedules found, for the tables read again
+
+	answerOnce sync.Once
+	ans        *answer.Answer
 }
 
 // excluder returns the index of the experiment's exclude entries, made on

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/decide"
 	"ckptlab/internal/words"
 	"ckptlab/model"
@@ -101,6 +102,7 @@ func (r *Result) headline() []string {
 	if titled {
 		perGroup++
 	}
+	perGroup-- // the lead line says the break-evens, no line of why
 	if ngroups*perGroup > maxHeadline {
 		return r.summary(ngroups)
 	}
@@ -109,24 +111,148 @@ func (r *Result) headline() []string {
 		ds = append(ds, d)
 	}
 	var blocks []block
-	for b := range r.breakevens {
+	if titled {
+		blocks = append(blocks, block{lines: []string{fmt.Sprintf("%s; the cheapest interval by failure probability p (%s in breakeven.csv):",
+			countOf(len(ds), "decision"), countOf(ngroups, "envelope"))}})
+	} else {
+		for e := range r.answer().Unique {
+			blocks = append(blocks, block{lines: append([]string{envelopeText(e)}, notDeclared(ds)...)})
+		}
+	}
+	for b := range r.answer().Unique {
+		sr := r.Sources[b.Index]
 		if titled {
-			blocks = append(blocks, block{lines: []string{groupTitle(b.sr, b.stateRows) + ":"}})
+			blocks = append(blocks, block{lines: []string{groupTitle(sr, b.StateRows) + ": " + envelopeText(b)}})
 		}
 		for _, d := range ds {
-			if d.sr.Grid == b.sr.Grid && d.sr.Source == b.sr.Source && d.stateRows == b.stateRows {
+			if d.sr.Grid == sr.Grid && d.sr.Source == sr.Source && d.stateRows == b.StateRows {
 				blocks = append(blocks, decisionBlock(d, r.Exp.RiskLevel))
 			}
 		}
-		blocks = append(blocks, whyBlock(b))
 	}
-	if wb, ok := workersBlock(ds); ok {
+	if wb, ok := r.workersBlock(ds); ok {
 		blocks = append(blocks, wb)
 	}
 	if lines, ok := fit(blocks, maxHeadline); ok {
 		return lines
 	}
 	return r.summary(ngroups)
+}
+
+// maxLeadPieces is the most pieces of an envelope a headline's lead line
+// names; the rest are counted.
+const maxLeadPieces = 3
+
+// envelopeText states an envelope in units, its pieces in increasing
+// probability and the least expected total at the top of the range: "no
+// checkpoint below p = 11/18, every 6 periods up to 11/12, every 4 above
+// (927.3 rows at p = 1)".
+func envelopeText(e *answer.Envelope) string {
+	pcs := e.Pieces
+	if len(pcs) == 0 {
+		return "no interval left"
+	}
+	lo, hi := e.Range()
+	unitSaid := false
+	say := func(k model.Interval) string {
+		switch {
+		case k == model.None:
+			return "no checkpoint"
+		case k == 1:
+			return "every period"
+		case unitSaid:
+			return "every " + strconv.Itoa(int(k))
+		}
+		unitSaid = true
+		return "every " + strconv.Itoa(int(k)) + " periods"
+	}
+	shown := pcs[:min(len(pcs), maxLeadPieces)]
+	var parts []string
+	for i, pc := range shown {
+		k := say(pc.Interval)
+		switch {
+		case len(pcs) == 1 && lo == hi:
+			parts = append(parts, k)
+		case len(pcs) == 1:
+			parts = append(parts, k+" for p from "+shortBreak(pc.From)+" to "+shortBreak(pc.To))
+		case i == 0:
+			parts = append(parts, k+" below p = "+shortBreak(pc.To))
+		case i == len(pcs)-1:
+			parts = append(parts, k+" above")
+		default:
+			parts = append(parts, k+" up to "+shortBreak(pc.To))
+		}
+	}
+	text := strings.Join(parts, ", ")
+	if more := len(pcs) - len(shown); more > 0 {
+		text += ", and " + results.Count.FormatInt(int64(more)) + " more"
+	}
+	last := pcs[len(pcs)-1]
+	return text + fmt.Sprintf(" (%s rows at p = %s)", total(last.ToTotal), shortProb(hi))
+}
+
+// shortBreak writes a break-even probability in few characters: its
+// fraction when short ("11/18"), else its four decimals.
+func shortBreak(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	if f := decide.Fraction(r); len(f) <= len("11/180") {
+		return f
+	}
+	return probText(decide.Probability(r))
+}
+
+// shortProb writes a declared probability: a whole one as "0" or "1",
+// any other in the number style.
+func shortProb(p float64) string {
+	if p == 0 || p == 1 {
+		return strconv.Itoa(int(p))
+	}
+	return probText(p)
+}
+
+// notDeclared says what beats every declared interval, the most over the
+// decisions: an interval not declared and the best schedule, "not
+// declared: every 7 periods, 763.6 rows at p = 1 against 927.3; a schedule
+// of 2 checkpoints, after 2026-05 and 2026-09, 727.3 at p = 1". It is no
+// line when nothing beats them.
+func notDeclared(ds []*decision) []string {
+	top := -1.0
+	for _, d := range ds {
+		top = max(top, d.prob)
+	}
+	var atTop []*decision // said at the probability the lead line's figure is at, when they beat there
+	for _, d := range ds {
+		if d.prob == top && (d.scheduleBeats || d.optimalTotal < d.bestTotal && !slices.Contains(d.sr.Intervals, d.optimal)) {
+			atTop = append(atTop, d)
+		}
+	}
+	if len(atTop) > 0 {
+		ds = atTop
+	}
+	var gain, sched *decision
+	for _, d := range ds {
+		if d.optimalTotal < d.bestTotal && !slices.Contains(d.sr.Intervals, d.optimal) &&
+			(gain == nil || d.bestTotal-d.optimalTotal > gain.bestTotal-gain.optimalTotal) {
+			gain = d
+		}
+		if d.scheduleBeats && (sched == nil || d.optimalTotal-d.scheduleTotal > sched.optimalTotal-sched.scheduleTotal) {
+			sched = d
+		}
+	}
+	var said []string
+	if gain != nil {
+		said = append(said, fmt.Sprintf("%s, %s rows at p = %s against %s", everyShort(gain.optimal),
+			total(gain.optimalTotal), shortProb(gain.prob), total(gain.bestTotal)))
+	}
+	if sched != nil {
+		said = append(said, scheduleText(sched)+" at p = "+shortProb(sched.prob))
+	}
+	if len(said) == 0 {
+		return nil
+	}
+	return []string{"  not declared: " + strings.Join(said, "; ")}
 }
 
 // summary is the headline of a large grid: what the least expected cost
@@ -190,56 +316,37 @@ func (r *Result) summary(ngroups int) []string {
 	return append(out, stats...)
 }
 
-// piecesPerLine is how many break-even pieces an envelope's line holds
-// when the headline has room for a line per few pieces.
-const piecesPerLine = 3
-
-// maxPiecesFolded is the most pieces an envelope folded into one line names.
-const maxPiecesFolded = 8
-
-// envelopeLines writes the break-even envelopes in at most room lines,
-// once for all the envelopes that read alike: without faults the stream of
-// a source does not depend on its seed, so a sweep over seeds has the same
-// envelope for every one. Each envelope's pieces take a line per few when
-// there is room, one line when not. It keeps at most room envelopes in
-// memory, whatever their number.
+// envelopeLines writes the envelopes in at most room lines, a line each in
+// units (envelopeText), once for all the envelopes that read alike: without
+// faults the stream of a source does not depend on its seed, so a sweep
+// over seeds has the same envelope for every one. It keeps at most room
+// envelopes in memory, whatever their number.
 func (r *Result) envelopeLines(room int) []string {
 	var lines []*alikeGroups
 	other := 0
-	for b := range r.breakevens {
-		pieces := pieceChain(b)
-		if i := slices.IndexFunc(lines, func(l *alikeGroups) bool { return slices.Equal(l.pieces, pieces) }); i >= 0 {
-			lines[i].add(b.sr, b.stateRows)
+	for e := range r.envelopes {
+		if e.Repeat {
+			continue
+		}
+		text := envelopeText(e)
+		sr := r.Sources[e.Index]
+		if i := slices.IndexFunc(lines, func(l *alikeGroups) bool { return l.text == text }); i >= 0 {
+			lines[i].add(sr, e.StateRows)
 		} else if len(lines) < room-1 {
-			l := &alikeGroups{pieces: pieces}
-			l.add(b.sr, b.stateRows)
+			l := &alikeGroups{text: text}
+			l.add(sr, e.StateRows)
 			lines = append(lines, l)
 		} else {
 			other++
 		}
 	}
-	var blocks []block
+	var out []string
 	for _, l := range lines {
-		title := l.title()
-		b := block{lines: []string{title + ":"}, order: 1}
-		for chunk := range slices.Chunk(l.pieces, piecesPerLine) {
-			b.lines = append(b.lines, "  "+strings.Join(chunk, ", "))
-		}
-		shown := l.pieces[:min(len(l.pieces), maxPiecesFolded)]
-		folded := title + ": " + strings.Join(shown, ", ")
-		if more := len(l.pieces) - len(shown); more > 0 {
-			folded += ", and " + countOf(more, "more piece") + " in breakeven.csv"
-		}
-		b.folds = [][]string{{folded}}
-		if len(b.lines) == 2 {
-			b.lines = b.folds[0]
-		}
-		blocks = append(blocks, b)
+		out = append(out, l.title()+": "+l.text)
 	}
 	if other > 0 {
-		blocks = append(blocks, block{lines: []string{"… and " + countOf(other, "more envelope") + " in breakeven.csv"}})
+		out = append(out, "… and "+countOf(other, "more envelope")+" in breakeven.csv")
 	}
-	out, _ := fit(blocks, room)
 	return out
 }
 
@@ -247,8 +354,8 @@ func (r *Result) envelopeLines(room int) []string {
 // held as the range of each of their axes: as few values as one group's,
 // whatever their number.
 type alikeGroups struct {
-	pieces []string
-	n      int
+	text string
+	n    int
 	// the least and greatest seed, subscribers, periods and state rows
 	lo, hi [4]int64
 }
@@ -311,13 +418,16 @@ const maxStepsShown = 3
 // worker asks to have back as the stream is spread over more workers, and
 // where that stops falling: the busiest worker's recovery over every
 // failure (busiest_worker_worst) for each worker count of the first
-// source's first partition key, at the interval the first decision picks.
-// ok is false without a sweep.
-func workersBlock(ds []*decision) (block, bool) {
+// source's first partition key, at the source's first recommended
+// interval, the one its charts draw first. ok is false without a sweep.
+func (r *Result) workersBlock(ds []*decision) (block, bool) {
 	if len(ds) == 0 {
 		return block{}, false
 	}
-	d := ds[0]
+	d := *ds[0]
+	if rec := r.answer().Recommended(slices.Index(r.Sources, d.sr)); len(rec) > 0 {
+		d.best = max(0, slices.Index(d.sr.Intervals, rec[0]))
+	}
 	var workers []int
 	var worst []int64
 	for _, pr := range d.sr.Parts {
@@ -351,38 +461,27 @@ func workersBlock(ds []*decision) (block, bool) {
 		}
 		each = append(each, results.Count.FormatInt(worst[i])+" at "+results.Count.FormatInt(int64(w)))
 	}
+	line := answer.NewWorkerLine(d.sr.Intervals[d.best], workers, worst)
 	first := fmt.Sprintf("the busiest worker recovers at most, over every failure (%s, partitioned by %s), by workers",
-		every(d.sr.Intervals[d.best]), d.sr.Parts[0].Key)
+		every(line.Interval), d.sr.Parts[0].Key)
 	figures := strings.Join(each, ", ")
-	least := 0
 	var steps []string
-	for i := 1; i < len(worst); i++ {
-		if worst[i] < worst[least] {
-			least = i
+	for _, i := range line.Steps[:min(len(line.Steps), maxStepsShown)] {
+		change := "rises from " + results.Count.FormatInt(worst[i-1]) + " to " + results.Count.FormatInt(worst[i])
+		if worst[i] == worst[i-1] {
+			change = "stays at " + results.Count.FormatInt(worst[i])
 		}
-		if worst[i] >= worst[i-1] && len(steps) <= maxStepsShown {
-			change := "rises from " + results.Count.FormatInt(worst[i-1]) + " to " + results.Count.FormatInt(worst[i])
-			if worst[i] == worst[i-1] {
-				change = "stays at " + results.Count.FormatInt(worst[i])
-			}
-			steps = append(steps, fmt.Sprintf("%s from %s to %s workers", change,
-				results.Count.FormatInt(int64(workers[i-1])), results.Count.FormatInt(int64(workers[i]))))
-		}
+		steps = append(steps, fmt.Sprintf("%s from %s to %s workers", change,
+			results.Count.FormatInt(int64(workers[i-1])), results.Count.FormatInt(int64(workers[i]))))
 	}
-	nsteps := 0
-	for i := 1; i < len(worst); i++ {
-		if worst[i] >= worst[i-1] {
-			nsteps++
-		}
-	}
+	least := line.Least
 	var second string
 	switch {
-	case nsteps == 0:
+	case len(line.Steps) == 0:
 		second = fmt.Sprintf("it falls at every added worker, to %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
 	default:
-		shown := steps[:min(len(steps), maxStepsShown)]
-		second = fmt.Sprintf("it stops falling at %d of %d added workers: it %s", nsteps, len(worst)-1, strings.Join(shown, ", it "))
-		if nsteps > len(shown) {
+		second = fmt.Sprintf("it stops falling at %d of %d added workers: it %s", len(line.Steps), len(worst)-1, strings.Join(steps, ", it "))
+		if len(line.Steps) > len(steps) {
 			second += ", …"
 		}
 		second += fmt.Sprintf("; least %s at %s", results.Count.FormatInt(worst[least]), countNoun(int64(workers[least]), "worker"))
@@ -424,43 +523,6 @@ func everyShort(k model.Interval) string {
 // runs".
 func tailName(alpha float64) string {
 	return "worst " + strconv.FormatFloat(100*(1-alpha), 'g', 4, 64) + "% of runs"
-}
-
-// whyBlock says why the recommendations are what they are: the expected
-// cost in words, and the break-even pieces of the envelope, a line each
-// when there is room.
-func whyBlock(b *breakeven) block {
-	head := fmt.Sprintf("why: the expected cost is %s rows per checkpoint plus p × the mean rows a failure recomputes; it is least with",
-		results.Count.FormatInt(int64(b.stateRows)))
-	blk := block{lines: []string{head}, order: 1}
-	for _, pc := range b.pieces {
-		blk.lines = append(blk.lines, fmt.Sprintf("  %s for p from %s to %s", everyShort(b.sr.Intervals[pc.Line]), breakpoint(pc.From), breakpoint(pc.To)))
-	}
-	blk.folds = [][]string{{head + " " + strings.Join(pieceChain(b), ", ")}}
-	if len(b.pieces) == 1 {
-		blk.lines = blk.folds[0]
-	}
-	return blk
-}
-
-// pieceChain writes the break-even pieces as a chain of upper ends: "no
-// checkpoint up to p = 11/18 (0.6111)", "every 6 periods up to 11/12
-// (0.9167)", "every 4 periods up to 1".
-func pieceChain(b *breakeven) []string {
-	var out []string
-	for i, pc := range b.pieces {
-		upTo := " up to "
-		if i == 0 {
-			upTo = " up to p = "
-		}
-		if len(b.pieces) == 1 {
-			upTo = " for every p"
-			out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo)
-			continue
-		}
-		out = append(out, everyShort(b.sr.Intervals[pc.Line])+upTo+breakpoint(pc.To))
-	}
-	return out
 }
 
 // decisionBlock says one decision: what to do and its expected cost, on
@@ -535,15 +597,6 @@ func probText(p float64) string { return results.Probability.Format(p) }
 // total writes a total in rows in the number style: one decimal,
 // thousands separated.
 func total(v float64) string { return results.Total.Format(v) }
-
-// breakpoint writes a break-even probability as its fraction beside its
-// decimals, "11/18 (0.6111)", or as a whole number.
-func breakpoint(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	return decide.Fraction(r) + " (" + results.Probability.Format(decide.Probability(r)) + ")"
-}
 
 // tally counts how often each interval is picked, in order of first pick.
 type tally struct {

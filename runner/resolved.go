@@ -31,6 +31,7 @@ func (r *Result) Set(formats []string) results.Set {
 		// that a workbook makes its decisions once
 		BestIntervals: r.BestIntervalsTable(),
 		Breakeven:     r.BreakevenTable(),
+		Answer:        r.answer(),
 		Headline:      r.Headline(),
 		Config:        Config(r.Exp),
 		Version:       Version,

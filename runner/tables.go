@@ -36,7 +36,7 @@ var gridColumns = []tableColumn[gridRow]{
 	intColumn("busiest_worker_recomputed", func(p *gridRow) int64 { return p.c.Busiest }),
 	intColumn("exactly_once_state", func(p *gridRow) int64 { return p.c.ExactlyOnceState() }),
 	intColumn("worst", func(p *gridRow) int64 { return p.c.Worst }),
-	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }).shownAs(results.Total),
+	intColumn("worst_total", func(p *gridRow) int64 { return p.c.WorstTotal(p.stateRows) }), // whole rows
 	floatColumn("average", 1, func(p *gridRow) float64 { return p.c.Average() }),
 	floatColumn("average_total", 1, func(p *gridRow) float64 { return p.c.AverageTotal(p.stateRows) }),
 	floatColumn("expected_total", 1, func(p *gridRow) float64 { return expectedTotal(*p.c, p.prob, p.stateRows) }),

@@ -4,35 +4,38 @@ import (
 	"fmt"
 	"slices"
 
+	"ckptlab/answer"
 	"ckptlab/internal/words"
 	"ckptlab/results"
 )
 
-// WhatIf returns the what-if sheet's figures: the first decision's
-// probability and state rows as the inputs' first values, and the sums of
-// every source with the same declared intervals, the first decision's
+// WhatIf returns the what-if sheet's figures: as the inputs' first values
+// the state rows of the answer's first envelope and the greatest declared
+// probability, where the headline states the envelope's figure, and the
+// sums of every source with the same declared intervals, that envelope's
 // source first, for the analyst to pick from. nil when there is no
 // decision.
 func (r *Result) WhatIf() *results.WhatIf {
-	var first *decision
-	for d := range r.decisions {
-		first = d
+	var e *answer.Envelope
+	for e = range r.answer().Unique {
 		break
 	}
-	if first == nil {
+	if e == nil {
 		return nil
 	}
-	w := &results.WhatIf{Probability: first.prob, StateRows: int64(first.stateRows)}
-	for _, k := range first.sr.Intervals {
+	_, top := e.Range()
+	first := r.Sources[e.Index]
+	w := &results.WhatIf{Probability: top, StateRows: int64(e.StateRows)}
+	for _, k := range first.Intervals {
 		w.Intervals = append(w.Intervals, k.String())
 	}
-	for _, c := range first.sr.Parts[0].Costs {
-		w.Totals = append(w.Totals, expectedTotal(c, first.prob, first.stateRows))
+	for _, c := range first.Parts[0].Costs {
+		w.Totals = append(w.Totals, expectedTotal(c, top, e.StateRows))
 	}
 	var seen []*SourceResult
 	other := 0
 	for _, sr := range r.Sources {
-		if !slices.Equal(sr.Intervals, first.sr.Intervals) {
+		if !slices.Equal(sr.Intervals, first.Intervals) {
 			other++
 			continue
 		}

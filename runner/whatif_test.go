@@ -54,8 +54,9 @@ func whatIfWorkbook(t *testing.T, file string, sets ...string) (*Result, string)
 }
 
 // wantWhatIf returns what the what-if sheet must show for source (from 1)
-// of r: each declared interval's expected_total from grid.csv, at r's
-// first state rows and probability, and the decision's best interval.
+// of r: each declared interval's expected_total from grid.csv, at the
+// sheet's state rows and probability (the answer's first envelope's, at
+// its greatest probability), and the decision's best interval there.
 func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best string) {
 	t.Helper()
 	w := r.WhatIf()
@@ -71,7 +72,7 @@ func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best stri
 		t.Fatalf("no source %q", src.Title)
 	}
 	for d := range r.decisions {
-		if d.sr.Source != sr.Source {
+		if d.sr.Source != sr.Source || d.prob != w.Probability || int64(d.stateRows) != w.StateRows {
 			continue
 		}
 		for _, c := range sr.Parts[0].Costs {
@@ -79,7 +80,8 @@ func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best stri
 		}
 		// decisions.csv's best_interval, as its table writes it
 		for row := range r.DecisionsTable().Rows {
-			if row[0].Int == int64(sr.Source.Seed) && row[1].Int == int64(sr.Source.Subscribers) && row[2].Int == int64(sr.Source.Periods) {
+			if row[0].Int == int64(sr.Source.Seed) && row[1].Int == int64(sr.Source.Subscribers) && row[2].Int == int64(sr.Source.Periods) &&
+				row[3].Int == w.StateRows && row[4].Float == w.Probability {
 				best = row[5].String()
 				break
 			}

@@ -85,9 +85,10 @@ func TestLessonDecisions(t *testing.T) {
 	// The headline: after the file list, under -q, in words.
 	text := stdout.String()
 	for _, want := range []string{
-		"lesson: at failure probability 1.0000, checkpoint every 4 periods (expected cost 927.3 rows)",
-		// the break-even pieces, on one line to leave the decisions theirs
-		"no checkpoint up to p = 11/18 (0.6111), every 6 periods up to 11/12 (0.9167), every 4 periods up to 1",
+		// the envelope first, in units, then what beats the declared intervals
+		"lesson: no checkpoint below p = 11/18, every 6 periods up to 11/12, every 4 above (927.3 rows at p = 1)\n" +
+			"  not declared: every 7 periods, 763.6 rows at p = 1 against 927.3",
+		"at failure probability 1.0000, checkpoint every 4 periods (expected cost 927.3 rows)",
 		"worst case least at every 4 periods (1,200 rows)",
 		"checkpointing every 7 periods, not declared, would cost 763.6",
 		"textbook every 4.90 (Young) or 4.20 (Daly) periods",
