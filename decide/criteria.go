@@ -5,21 +5,23 @@ import (
 	"slices"
 )
 
-// Expected is the expected criterion, E_k(p) = p·S/W + C, evaluated in
-// that order in float64 exactly as the lesson computes it: ties between
-// intervals, and so the best interval, come out as in the lesson. The
-// grid's expected_total and best, every decision, the optimum and the
-// schedule weigh intervals with this one formula, so that they agree to
-// the bit. S is the weighted sum Σ w_f·y_f and W the total weight, n when
-// each failure weighs 1; C is the certain cost.
+// Expected returns the expected total E_k(p) = p·S/W + C.
+// S is the weighted sum Σ w_f·y_f and W the total weight.
+// W is n when each failure weighs 1. C is the certain cost.
+//
+// It computes in float64, in the lesson's order of operations.
+// So ties between intervals, and the best interval, come out as in the lesson.
+// The grid's expected_total and best, every decision, the optimum and the
+// schedule all use this one formula. So they agree to the bit.
 func Expected(p float64, sum, weight, certain int64) float64 {
 	return p*float64(sum)/float64(weight) + float64(certain)
 }
 
-// Best returns the index of the least of n expected totals, total(i) being
-// that of the i-th declared interval, among the intervals left (every one
-// when left is nil), the first on ties: the lesson's s.index(min(s)). It
-// returns -1 when none is left.
+// Best returns the index of the least of n expected totals.
+// total(i) is the total of the i-th declared interval.
+// Only intervals with left[i] set count; a nil left counts every one.
+// The first wins on ties, as the lesson's s.index(min(s)) does.
+// Best returns -1 when no interval is left.
 func Best(n int, left []bool, total func(i int) float64) int {
 	best := -1
 	var least float64
@@ -34,10 +36,11 @@ func Best(n int, left []bool, total func(i int) float64) int {
 	return best
 }
 
-// Outcomes are the rows one interval recomputes over the failure set,
-// merged by value and sorted from the most to the least: what the tail
-// criterion needs, built once per source and interval and then read by
-// every grid row of that interval.
+// Outcomes holds the rows one interval recomputes over the failure set.
+// Equal values are merged, sorted from the most to the least.
+// The tail criterion reads them.
+// They are built once per source and interval, then read by every grid row
+// of that interval.
 type Outcomes struct {
 	ys      []int64 // distinct recomputed rows, descending
 	weights []int64 // weights[i]: the weight of the failures that recompute ys[i] rows
@@ -45,9 +48,10 @@ type Outcomes struct {
 	sum     int64   // Σ w_f·y_f
 }
 
-// NewOutcomes returns the outcomes of the recomputed rows ys[i] of every
-// failure of the failure set (at least one), each of weight weights[i]
-// (nil: each weighs 1). A failure of weight 0 is no outcome.
+// NewOutcomes returns the outcomes of a failure set.
+// ys[i] is the rows failure i recomputes, and weights[i] its weight.
+// A nil weights gives each failure weight 1.
+// The set holds at least one failure. A failure of weight 0 is no outcome.
 func NewOutcomes(ys, weights []int64) Outcomes {
 	type failure struct{ y, w int64 }
 	desc := make([]failure, len(ys))
@@ -83,21 +87,24 @@ func NewOutcomes(ys, weights []int64) Outcomes {
 	return o
 }
 
-// Sum is Σ w_f·y_f, the S of the expected total.
+// Sum returns Σ w_f·y_f, the S of the expected total.
 func (o Outcomes) Sum() int64 { return o.sum }
 
-// Tail is the mean cost of the worst (1−alpha) share of runs (CVaR, the
-// expected shortfall), computed exactly as the README states it
-// (docs/decisions.md), operation for operation
-// in float64, so that its figures reproduce bit for bit: a run costs certain + y with mass p·m/W for each distinct y (failures of total
-// weight m recompute it; m failures when each weighs 1), from the most
-// costly down, then certain with mass 1−p;
-// mass is taken from the top until 1−alpha is taken, the last outcome in
-// part, and the sum of cost × mass taken is divided by 1−alpha.
+// Tail returns the mean cost of the worst (1−alpha) share of runs.
+// This is the CVaR, or expected shortfall, of docs/decisions.md.
+// It follows that definition operation for operation in float64.
+// So its figures reproduce bit for bit.
 //
-// The loop stops once 1−alpha is taken, which at the usual risk levels is
-// after the first outcome or few. alpha = 0 takes every outcome: the tail is
-// then the expected total, and Tail returns Expected bit for bit.
+// A run costs certain + y with mass p·m/W for each distinct y.
+// Here m is the total weight of the failures that recompute y rows.
+// A run without failure costs certain, with mass 1−p.
+// Mass is taken from the costliest outcome down until 1−alpha is taken.
+// The last outcome may be taken in part.
+// The sum of cost × mass taken, divided by 1−alpha, is the tail.
+//
+// The loop stops once 1−alpha is taken.
+// At the usual risk levels that is after the first few outcomes.
+// With alpha = 0 the tail is the expected total, equal to Expected bit for bit.
 // alpha must lie in [0, 1) and p in [0, 1].
 func (o Outcomes) Tail(alpha, p float64, certain int64) float64 {
 	if alpha == 0 {

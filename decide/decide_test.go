@@ -119,8 +119,10 @@ func TestYoungNone(t *testing.T) {
 }
 
 // randomStream returns a stream of random rows per period and a random
-// failure set: every period but the first, or an explicit sorted list,
-// each failure of weight 1, or of random weights (0 too, never all).
+// failure set.
+// The set is every period but the first, or an explicit sorted list.
+// Each failure weighs 1, or the weights are random.
+// A random weight may be 0, but never all of them.
 func randomStream(rng *rand.Rand) (model.Recovery, int, model.FailureSet) {
 	p := 2 + rng.IntN(30)
 	counts := make([]int64, p)
@@ -189,10 +191,11 @@ func TestSumsAndOptimumAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// enumerateTail is the tail criterion straight from its definition: merge
-// equal costs, sort descending with mass p·m/W (m the weight of the
-// failures of that cost; weights nil: each 1), then the certain cost with
-// mass 1−p; take mass 1−alpha from the top.
+// enumerateTail computes the tail criterion straight from its definition.
+// It merges equal costs and sorts them descending, each with mass p·m/W.
+// m is the weight of the failures of that cost. A nil weights gives each 1.
+// The certain cost follows, with mass 1−p.
+// It takes mass 1−alpha from the top.
 func enumerateTail(ys, weights []int64, alpha, p float64, certain int64) float64 {
 	fs := model.FailureSet{Periods: make([]int, len(ys)), Weights: weights}
 	n := float64(fs.Total())

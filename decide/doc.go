@@ -1,10 +1,13 @@
-// Package decide holds the decision criteria (docs/decisions.md): given what every
-// checkpoint interval of one source costs, which interval to choose by the
-// expected total, the tail of the cost (CVaR), the optimum over every
-// interval, the textbook estimates of Young and Daly, and the exact
-// break-even probabilities between the declared intervals.
+// Package decide chooses a checkpoint interval from what each interval of
+// one source costs.
+// The criteria are in docs/decisions.md.
+// It ranks intervals by the expected total and by the tail of the cost (CVaR).
+// It finds the optimum over every interval.
+// It gives the textbook estimates of Young and Daly.
+// It computes the exact break-even probabilities between declared intervals.
 //
-// Like model, it is pure: no I/O, no tables. Every function works from sums
-// a run already holds (per-period counts and their prefix sums), so deciding
-// never rescans the stream.
+// Like model, the package is pure, with no I/O and no tables.
+// Every function works from sums a run already holds.
+// These are per-period counts and their prefix sums.
+// So deciding never rescans the stream.
 package decide

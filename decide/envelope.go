@@ -2,30 +2,37 @@ package decide
 
 import "math/big"
 
-// Line is one interval's expected total against the failure probability p:
-// E(p) = Certain + p·Sum/W, with Certain its certain cost and Sum the rows
-// it recomputes summed over the failures of the failure set, each times its
-// weight; W is their total weight (n when each failure weighs 1).
+// Line is one interval's expected total as a function of the failure
+// probability p, E(p) = Certain + p·Sum/W.
+// Certain is the interval's certain cost.
+// Sum is the rows it recomputes, summed over the failure set, each failure
+// times its weight.
+// W is the total weight, n when each failure weighs 1.
 type Line struct {
 	Certain, Sum int64
 }
 
-// Piece is one piece of the lower envelope: on [From, To] the line of index
-// Line is the least. A piece's From is its predecessor's To, the same
-// value: neither is to be changed.
+// Piece is one piece of the lower envelope.
+// On [From, To] the line of index Line is the least.
+// A piece's From is the same value as its predecessor's To.
+// Neither is to be changed.
 type Piece struct {
 	Line     int
 	From, To *big.Rat
 }
 
-// Envelope returns the lower envelope of the lines on p in [0, 1], in
-// increasing p, computed exactly: the lines meet at
-// p = (C_j − C_i)·W / (S_i − S_j), a rational held without rounding. At
-// p = 0, and after each breakpoint, the line taken is the least there, then
-// the one with the least slope, then the first in lines; a line identical to
-// an earlier one is never taken, and pieces of zero width are left out. It
-// takes O(pieces × lines) steps of integer arithmetic (math/big, so that no
-// product overflows), at most O(lines²).
+// Envelope returns the lower envelope of the lines on p in [0, 1].
+// The pieces come in increasing p.
+// Lines i and j meet at p = (C_j − C_i)·W / (S_i − S_j).
+// Envelope holds that point as a rational, without rounding.
+//
+// At p = 0 and after each breakpoint, Envelope takes the least line there.
+// Ties go to the least slope, then to the first in lines.
+// A line identical to an earlier one is never taken.
+// Pieces of zero width are left out.
+//
+// Envelope takes O(pieces × lines) steps, at most O(lines²).
+// It computes in math/big integers, so no product overflows.
 func Envelope(lines []Line, weight int64) []Piece {
 	if len(lines) == 0 {
 		return nil
@@ -90,8 +97,8 @@ func Envelope(lines []Line, weight int64) []Piece {
 	}
 }
 
-// Fraction writes a breakpoint in lowest terms, "11/18", or as a whole
-// number, "0" and "1".
+// Fraction returns a breakpoint in lowest terms, such as "11/18".
+// A whole number is written without a denominator, as "0" or "1".
 func Fraction(r *big.Rat) string { return r.RatString() }
 
 // Probability returns the float64 nearest to a breakpoint.

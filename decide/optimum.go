@@ -2,17 +2,19 @@ package decide
 
 import "ckptlab/model"
 
-// Sums returns S_k, the rows the whole stream recomputes summed over the
-// failure set, each failure times its weight, for every interval: index 0
-// is none, index k the interval k = 1..periods. It reads the stream only
-// through its prefix sums.
+// Sums returns S_k for every interval k.
+// S_k is the rows the stream recomputes, summed over the failure set,
+// each failure times its weight.
+// Index 0 is interval none, and index k is interval k = 1..periods.
+// Sums reads the stream only through its prefix sums.
 //
-// For interval k, S_k = Σ_f upTo(f) − Σ_f upTo(last_k(f)), where upTo(j) is
-// the rows in periods 0..j and last_k(f) = (f // k)·k. The failures whose
-// last checkpoint is b·k are those in periods b·k .. b·k+k−1, weighed from
-// a prefix sum of the failures' weights, so the second sum takes P/k steps and
-// all intervals together P·(1 + 1/2 + … + 1/P) = O(P log P), for the default
-// failure set and an explicit list alike.
+// For interval k, S_k = Σ_f upTo(f) − Σ_f upTo(last_k(f)).
+// Here upTo(j) is the rows in periods 0..j, and last_k(f) = (f // k)·k.
+// The failures whose last checkpoint is b·k lie in periods b·k .. b·k+k−1.
+// A prefix sum of the failures' weights weighs them in one step.
+// So the second sum takes P/k steps.
+// All intervals together take P·(1 + 1/2 + … + 1/P) = O(P log P) steps.
+// This holds for the default failure set and an explicit list alike.
 func Sums(stream model.Recovery, periods int, fs model.FailureSet) []int64 {
 	upTo := make([]int64, periods) // upTo[j] = rows in periods 0..j
 	for j := range upTo {
@@ -40,10 +42,11 @@ func Sums(stream model.Recovery, periods int, fs model.FailureSet) []int64 {
 	return sums
 }
 
-// Optimum returns the interval with the least expected total over every
-// interval of a source, declared or not, and that total: none, P, P−1, …, 1
-// in that order, ties to the earlier. sums are Sums' result, weight the
-// failure set's total weight W. It takes O(P).
+// Optimum returns the interval with the least expected total, and that total.
+// It looks at every interval of a source, declared or not.
+// It tries none, P, P−1, …, 1 in that order; ties go to the earlier.
+// sums is Sums' result, and weight the failure set's total weight W.
+// Optimum takes O(P) steps.
 func Optimum(sums []int64, weight int64, p float64, stateRows int64) (model.Interval, float64) {
 	periods := len(sums) - 1
 	best, least := model.None, Expected(p, sums[0], weight, 0)

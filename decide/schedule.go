@@ -8,18 +8,19 @@ import (
 	"ckptlab/model"
 )
 
-// A schedule is a set of checkpoint points among 1..P−1 (0-based): a
-// checkpoint at point t makes the state durable through period t, so a
-// failure in period f recomputes the rows of the periods after the last
-// point at or before f, up to f, and every row up to f when there is none,
-// as the lesson's recovery does for a fixed interval. A schedule of c
-// points costs E = c·stateRows + p·R/W, where R = Σ_f w_f·y(f) is the
-// weighted sum of the rows its failures recompute and W = Σ_f w_f.
+// A schedule is a set of checkpoint points among 1..P−1, 0-based.
+// A checkpoint at point t makes the state durable through period t.
+// A failure in period f recomputes the periods after the last point at or
+// before f, up to f. With no such point it recomputes every row up to f.
+// The lesson's recovery does the same for a fixed interval.
+// A schedule of c points costs E = c·stateRows + p·R/W.
+// R = Σ_f w_f·y(f) is the weighted sum of the rows its failures recompute,
+// and W = Σ_f w_f.
 //
-// A fixed interval k is the schedule {k, 2k, …} below P, plus, when k
-// divides P, a checkpoint after the last period that protects nothing but
-// that the lesson's P // k charges: so the best schedule is never above
-// the best interval.
+// A fixed interval k is the schedule {k, 2k, …} below P.
+// When k divides P, the lesson's P // k also charges a checkpoint after the
+// last period, which protects nothing.
+// So the best schedule is never above the best interval.
 
 // Schedule is one checkpoint schedule and the weighted rows it recomputes.
 type Schedule struct {
@@ -27,22 +28,25 @@ type Schedule struct {
 	Recomputed int64 // R = Σ_f w_f·y(f) over the failure set
 }
 
-// Expected is the schedule's expected total, p × R / W + checkpoints ×
-// stateRows, in that order in float64 as the expected totals of intervals
-// are (Expected).
+// Expected returns the schedule's expected total,
+// p × R / W + checkpoints × stateRows.
+// It computes in float64 in the order the package's Expected does.
 func (s Schedule) Expected(p float64, weight int64, stateRows int64) float64 {
 	return Expected(p, s.Recomputed, weight, int64(len(s.Points))*stateRows)
 }
 
 // Below reports whether the schedule costs strictly less than the interval
-// of line l at probability p in [0, 1], compared exactly: c·stateRows +
-// p·R/W < C + p·S/W, that is (c·stateRows − C)·W + p·(R − S) < 0. The
-// signs of the two terms are exact in int64 where c·stateRows − C fits
-// one, and where they agree (the schedule is the interval's, or better or
-// worse on both counts) they are the sum's. Otherwise the sum is computed
-// in float64, with a bound on its rounding error; only a sum within that
-// bound of zero, a tie or nearly one, is computed again in exact
-// rationals. So a decision allocates nothing here but at near ties.
+// of line l at probability p in [0, 1].
+// The comparison is exact.
+// It tests c·stateRows + p·R/W < C + p·S/W, or equally
+// (c·stateRows − C)·W + p·(R − S) < 0.
+//
+// The signs of the two terms are exact in int64 when c·stateRows − C fits one.
+// When the signs agree, they are the sum's sign.
+// They agree when the schedule is the interval's, or better or worse on both counts.
+// Otherwise Below computes the sum in float64, with a bound on its rounding error.
+// Only a sum within that bound of zero is computed again in exact rationals.
+// So Below allocates only at ties and near ties.
 func (s Schedule) Below(p float64, weight, stateRows int64, l Line) bool {
 	if a, ok := certainDifference(len(s.Points), stateRows, l.Certain); ok {
 		x, y := sign(a)*sign(weight), sign(s.Recomputed-l.Sum)
@@ -108,11 +112,13 @@ func (s Schedule) belowExact(p float64, weight, stateRows int64, l Line) bool {
 }
 
 // Schedules finds the best schedule of one source for any probability and
-// state size. It holds prefix sums over the periods, O(P), built once per
-// source; each question then costs O(P²).
+// state size.
+// It holds prefix sums over the periods, O(P), built once per source.
+// Each question then costs O(P²).
 //
-// Best reuses scratch space of the Schedules, so one Schedules answers one
-// question at a time: a goroutine of its own needs a Schedules of its own.
+// Best reuses scratch space of the Schedules.
+// So one Schedules answers one question at a time.
+// Each goroutine needs a Schedules of its own.
 type Schedules struct {
 	periods int
 	upTo    []int64 // upTo[j] = rows in periods 0..j
@@ -124,9 +130,9 @@ type Schedules struct {
 	bestRows             []int64
 }
 
-// NewSchedules prepares the schedules of a stream of the given periods and
-// the failure set fs. The weighted sums must fit an int64, which the
-// experiment's limits see to.
+// NewSchedules returns the Schedules of a stream of the given periods and
+// the failure set fs.
+// The weighted sums must fit an int64. The experiment's limits see to that.
 func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Schedules {
 	s := &Schedules{
 		periods:    periods,
@@ -152,20 +158,22 @@ func NewSchedules(stream model.Recovery, periods int, fs model.FailureSet) *Sche
 	return s
 }
 
-// Best returns the schedule of least expected total at probability p with
-// checkpoints of stateRows rows, minimized over all 2^(P−1) schedules and
-// compared exactly (the probability taken as the exact value of its
-// float64); among equal totals, the one with fewer checkpoints, then the
-// one with the earlier points (the first point that differs is earlier).
+// Best returns the schedule of least expected total at probability p,
+// with checkpoints of stateRows rows.
+// It minimizes over all 2^(P−1) schedules, comparing costs exactly.
+// The probability is taken as the exact value of its float64.
+// Among equal totals, the schedule with fewer checkpoints wins.
+// Then the one whose first differing point is earlier wins.
 //
-// A dynamic program from the last point back: best[a] is the best rest of
-// a schedule with a checkpoint at a, which chooses its next point b (or
-// none), so it takes O(P²) steps at most, each of a few float operations:
-// costs are compared as floats where they lie further apart than the
-// floats' error can reach (slack), and exactly where they do not. The
-// next points tried stop where one checkpoint and the rows up to the point
-// alone cost more than the best found, so a schedule whose checkpoints are
-// g periods apart takes about O(P·g).
+// Best is a dynamic program from the last point back.
+// best[a] is the best rest of a schedule with a checkpoint at a.
+// It chooses the next point b, or none.
+// So Best takes at most O(P²) steps of a few float operations each.
+// Costs further apart than the floats' error (slack) are compared as floats.
+// Nearer costs are compared exactly.
+// The search for a next point stops once one checkpoint and the rows up to
+// the point alone cost more than the best found.
+// So a schedule with checkpoints g periods apart takes about O(P·g) steps.
 func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 	P := s.periods
 	cmp := newComparer(p, stateRows, s.weight[P])
@@ -212,21 +220,22 @@ func (s *Schedules) Best(p float64, stateRows int64) Schedule {
 	return out
 }
 
-// slack bounds the relative error of a cost c·stateRows·W + p·R computed
-// in float64 (a few units of 2^−53) with a wide margin: costs further apart
-// than that are ordered by their floats, nearer ones exactly.
+// slack bounds the relative error of a cost c·stateRows·W + p·R in float64.
+// That error is a few units of 2^−53; slack leaves a wide margin.
+// Costs further apart than slack are ordered by their floats.
+// Nearer ones are ordered exactly.
 const slack = 1e-9
 
-// better reports whether the schedule of c1 checkpoints and weighted rows
-// r1 comes before that of c2, r2: it costs less, or as much with fewer
-// checkpoints.
+// better reports whether schedule (c1, r1) comes before schedule (c2, r2).
+// c is a schedule's checkpoints and r its weighted rows.
+// The first comes before if it costs less, or as much with fewer checkpoints.
 func (c comparer) better(c1 int, r1 int64, c2 int, r2 int64) bool {
 	v := c.compare(c1, r1, c2, r2)
 	return v < 0 || v == 0 && c1 < c2
 }
 
-// comparer orders schedules by c·stateRows + p·R/W, or equally by
-// c·stateRows·W + p·R, exactly.
+// comparer orders schedules exactly by c·stateRows + p·R/W.
+// It compares the equivalent c·stateRows·W + p·R.
 type comparer struct {
 	p         float64
 	state     float64 // stateRows·W, rounded
@@ -243,15 +252,16 @@ func newComparer(p float64, stateRows, weight int64) comparer {
 	return comparer{p: p, state: state, exact: exact, stateRows: stateRows, weight: weight}
 }
 
-// compare returns −1, 0 or +1 as the schedule of c1 checkpoints and
-// weighted rows r1 costs less than, as much as or more than that of c2, r2:
-// the sign of x + y, x = (c1−c2)·stateRows·W and y = p·(r1−r2).
+// compare returns −1, 0 or +1 as schedule (c1, r1) costs less than, as much
+// as or more than schedule (c2, r2).
+// It is the sign of x + y, with x = (c1−c2)·stateRows·W and y = p·(r1−r2).
 //
-// In float64 x and y carry a relative error under 3 units of 2^−53, so a
-// sum farther from zero than 10^−9 of |x| + |y| has the exact sign. Nearer
-// zero (ties mostly), the sign is still exact when both products are:
-// math.FMA gives each product's rounding error, and a sum of two exact
-// terms rounds to zero only when it is zero. Otherwise math/big decides.
+// In float64, x and y carry a relative error under 3 units of 2^−53.
+// So a sum farther from zero than 10^−9 of |x| + |y| has the exact sign.
+// Nearer zero, mostly at ties, the sign is still exact when both products are.
+// math.FMA gives each product's rounding error.
+// A sum of two exact terms rounds to zero only when it is zero.
+// Otherwise math/big decides.
 func (c comparer) compare(c1 int, r1 int64, c2 int, r2 int64) int {
 	x, y := float64(c1-c2)*c.state, c.p*float64(r1-r2)
 	if d := x + y; d > 1e-9*(math.Abs(x)+math.Abs(y)) {

@@ -41,9 +41,9 @@ func exactCost(points int, rows int64, p float64, weight, stateRows int64) *big.
 	return v.Add(v, new(big.Rat).SetInt64(int64(points)*stateRows))
 }
 
-// bruteSchedule enumerates every schedule of points 1..P−1 straight from
-// the definition, recovery by recovery, and returns the least by exact
-// cost, then fewer points, then earlier points.
+// bruteSchedule enumerates every schedule of points 1..P−1.
+// It costs each from the definition, recovery by recovery.
+// It returns the least by exact cost, then fewer points, then earlier points.
 func bruteSchedule(counts []int64, failures []int, weights []int64, p float64, stateRows int64) Schedule {
 	periods := len(counts)
 	var weight int64
@@ -90,10 +90,10 @@ func bruteSchedule(counts []int64, failures []int, weights []int64, p float64, s
 	return best
 }
 
-// randomSource returns rows per period (none in the first, as the
-// lesson's stages leave none there), a failure set and weights: every
-// period but the first or a random subset, weights all 1, small, zero for
-// some, or large.
+// randomSource returns rows per period, a failure set and weights.
+// The first period has no rows, as in the lesson's stages.
+// The failures are every period but the first, or a random subset.
+// The weights are all 1, small, zero for some, or large.
 func randomSource(rng *rand.Rand, maxPeriods int) (counts []int64, failures []int, weights []int64) {
 	periods := 2 + rng.IntN(maxPeriods-1)
 	counts = make([]int64, periods)
@@ -127,8 +127,8 @@ func randomSource(rng *rand.Rand, maxPeriods int) (counts []int64, failures []in
 	return counts, failures, weights
 }
 
-// randomDecision returns a probability and a state size, with ties and
-// edges frequent: p at 0, 1 and simple fractions, no state at all.
+// randomDecision returns a probability and a state size.
+// Ties and edges are frequent: p at 0, 1 and simple fractions, and no state.
 func randomDecision(rng *rand.Rand) (float64, int64) {
 	p := []float64{0, 0.25, 0.5, 0.75, 1, 0.1, rng.Float64()}[rng.IntN(7)]
 	stateRows := []int64{0, 100, 200, rng.Int64N(3000)}[rng.IntN(4)]
@@ -150,10 +150,11 @@ func TestScheduleAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// TestScheduleNeverAboveIntervals checks, exactly, that the best schedule
-// costs no more than the best fixed interval, over sources up to 60
-// periods: interval k is a schedule, less the checkpoint after the last
-// period that P // k charges.
+// TestScheduleNeverAboveIntervals checks that the best schedule costs no
+// more than the best fixed interval. The check is exact.
+// The sources have up to 60 periods.
+// Interval k is a schedule, less the checkpoint after the last period
+// that P // k charges.
 func TestScheduleNeverAboveIntervals(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 1000 {
@@ -187,8 +188,8 @@ func TestScheduleNeverAboveIntervals(t *testing.T) {
 }
 
 // TestScheduleExactTies sets up two schedules whose costs differ by less
-// than a float64 can tell at their size: the comparison must still pick
-// the cheaper one.
+// than a float64 can tell at their size.
+// The comparison must still pick the cheaper one.
 func TestScheduleExactTies(t *testing.T) {
 	// One failure, in the last period; a checkpoint at point 1 saves the
 	// rows of period 1 (huge) for the cost of a state that is one row more.
@@ -224,10 +225,11 @@ func BenchmarkSchedule(b *testing.B) {
 	}
 }
 
-// TestBelowMatchesExact holds Below, which compares in float64 first, to
-// the comparison in exact rationals: over random figures of every size up
-// to an int64's, and over ties and near ties made on purpose, where the
-// float64 sum cannot tell the sign and the exact one must.
+// TestBelowMatchesExact holds Below to the comparison in exact rationals.
+// Below compares in float64 first.
+// The figures are random, of every size up to an int64's.
+// Ties and near ties are made on purpose too.
+// There the float64 sum cannot tell the sign, and the exact one must.
 func TestBelowMatchesExact(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 16))

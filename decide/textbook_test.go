@@ -6,10 +6,12 @@ import (
 )
 
 // TestTextbookFigures holds YoungInterval and DalyInterval to the figures
-// their papers publish (the README names them), a reference from outside
-// this code: with a checkpoint of 5 minutes, Daly's estimate is about 117
-// minutes at a mean time between failures of 24 hours, 57 at 6 hours and
-// 9.1 at 15 minutes; Young's √(2δM) is 120, 60 and 12.2 minutes.
+// their papers publish. The README names the papers.
+// They are a reference from outside this code.
+// The checkpoint costs 5 minutes.
+// At a mean time between failures of 24 hours, 6 hours and 15 minutes,
+// Daly's estimate is about 117, 57 and 9.1 minutes.
+// Young's √(2δM) is 120, 60 and 12.2 minutes.
 func TestTextbookFigures(t *testing.T) {
 	const delta = 5.0 // minutes
 	for _, c := range []struct {
@@ -30,9 +32,9 @@ func TestTextbookFigures(t *testing.T) {
 	}
 }
 
-// TestTextbookUnits checks that the estimates do not depend on the unit:
-// the same δ and M in seconds give the interval in seconds, and that Daly
-// falls back to M once a checkpoint costs twice the time between failures.
+// TestTextbookUnits checks that the estimates do not depend on the unit.
+// The same δ and M in seconds give the interval in seconds.
+// It also checks that Daly falls back to M once a checkpoint costs 2M.
 func TestTextbookUnits(t *testing.T) {
 	for _, f := range []func(float64, float64) float64{YoungInterval, DalyInterval} {
 		minutes, seconds := f(5, 360), f(5*60, 360*60)

@@ -1,8 +1,9 @@
 // Package deploy holds examples that run ckptlab's shards on batch engines.
-// Its tests check that they parse and agree with themselves and with the
-// command line; the engine tests run the Slurm recipe on a real cluster and
-// the image under podman, as the Kubernetes manifests say, where those
-// engines are installed (always under CI).
+// Its tests check that the examples parse and agree with themselves and with
+// the command line.
+// The engine tests run the Slurm recipe on a real cluster.
+// They run the image under podman, as the Kubernetes manifests say.
+// They run where those engines are installed, and always under CI.
 package deploy
 
 import (
@@ -109,9 +110,10 @@ func flagValue(args []string, flag string) string {
 	return ""
 }
 
-// TestKubernetes checks the Indexed Job and its merge Job: N equal in
-// completions and --shard auto/N, both on the same image, volume and
-// output folder, the experiment file one that the image holds.
+// TestKubernetes checks the Indexed Job and its merge Job.
+// N must be equal in completions and in --shard auto/N.
+// Both Jobs use the same image, volume and output folder.
+// The experiment file must be one that the image holds.
 func TestKubernetes(t *testing.T) {
 	docs := decodeAll(t, filepath.Join("kubernetes", "shards.yaml"))
 	if len(docs) != 2 || docs[0]["kind"] != "PersistentVolumeClaim" {
@@ -158,8 +160,8 @@ func TestKubernetes(t *testing.T) {
 	}
 }
 
-// imageHolds reports whether a path in the image is an experiment file
-// that deploy/Dockerfile copies in.
+// imageHolds reports whether a path in the image is an experiment file that
+// deploy/Dockerfile copies in.
 func imageHolds(t *testing.T, path string) bool {
 	docker, err := os.ReadFile("Dockerfile")
 	if err != nil {
@@ -173,9 +175,10 @@ func imageHolds(t *testing.T, path string) bool {
 	return err == nil
 }
 
-// TestWorkflow checks the GitHub Actions example: the matrix lists shards
-// 1..N, each shard runs --shard I/N and uploads its own file, and the merge
-// job needs the shards and downloads every file into one folder.
+// TestWorkflow checks the GitHub Actions example.
+// The matrix lists shards 1..N.
+// Each shard runs --shard I/N and uploads its own file.
+// The merge job needs the shards and downloads every file into one folder.
 func TestWorkflow(t *testing.T) {
 	wf := decodeAll(t, filepath.Join("github", "shards.yml"))[0]
 	shard, merge := at(wf, "jobs", "shard"), at(wf, "jobs", "merge")
@@ -234,9 +237,11 @@ func TestWorkflow(t *testing.T) {
 	}
 }
 
-// TestSlurm checks that the merge job depends on the array with afterok,
-// is cancelled rather than left pending if a shard fails, and asks for the
-// memory ckptlab plan says; slurm_engine_test.go runs them on a cluster.
+// TestSlurm checks the merge job of the Slurm recipe.
+// It depends on the array with afterok.
+// It is cancelled, not left pending, if a shard fails.
+// It asks for the memory ckptlab plan says.
+// slurm_engine_test.go runs them on a cluster.
 func TestSlurm(t *testing.T) {
 	submit, err := os.ReadFile(filepath.Join("slurm", "submit.sh"))
 	if err != nil {
@@ -255,10 +260,13 @@ func TestSlurm(t *testing.T) {
 	}
 }
 
-// TestSlurmTask runs shards.sbatch as Slurm runs a task, with a ckptlab
-// that prints its arguments: task T computes shard T+1 of the N given,
-// also when resubmitted alone (--array=2 sets MIN = 2 and COUNT = 1, which
-// --shard auto would read as shard 1 of 1), and a task beyond N is refused.
+// TestSlurmTask runs shards.sbatch as Slurm runs a task, with a ckptlab that
+// prints its arguments.
+// Task T computes shard T+1 of the N given.
+// It does so also when resubmitted alone.
+// Then --array=2 sets MIN = 2 and COUNT = 1, which --shard auto would read as
+// shard 1 of 1.
+// A task beyond N is refused.
 func TestSlurmTask(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -292,10 +300,12 @@ func TestSlurmTask(t *testing.T) {
 	}
 }
 
-// TestDockerfile checks the images: deploy/Dockerfile a scratch image of the
-// binary built outside it, static, run as uid 65532; Dockerfile.source the
-// same built in a first stage; .dockerignore keeping .git and results out
-// of the build context. podman_test.go builds deploy/Dockerfile and runs it.
+// TestDockerfile checks the images.
+// deploy/Dockerfile is a scratch image of the binary built outside it.
+// The binary is static and runs as uid 65532.
+// Dockerfile.source builds the same image in a first stage.
+// .dockerignore keeps .git and results out of the build context.
+// podman_test.go builds deploy/Dockerfile and runs it.
 func TestDockerfile(t *testing.T) {
 	for _, tc := range []struct {
 		file  string

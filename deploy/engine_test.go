@@ -23,9 +23,9 @@ import (
 // engines' merges write with one unsharded run. They are slow tests
 // (internal/slowtest): .ci/run installs the engines and asks for them.
 
-// needEngine skips the test unless the slow tests are asked for
-// (internal/slowtest), and then fails it where a command it needs is
-// missing or it does not run as root (the daemons and containers need root).
+// needEngine skips the test unless the slow tests are asked for (internal/slowtest).
+// Then it fails the test where a command it needs is missing.
+// It also fails it when not run as root, which the daemons and containers need.
 func needEngine(t *testing.T, commands ...string) {
 	t.Helper()
 	slowtest.Require(t, commands...)
@@ -34,9 +34,10 @@ func needEngine(t *testing.T, commands ...string) {
 	}
 }
 
-// tempRoot returns a new temporary folder that every user may enter (munged
-// insists on that for its socket's path, containers run as another user),
-// removed when the test ends, after the daemons registered later are stopped.
+// tempRoot returns a new temporary folder that every user may enter.
+// munged insists on that for its socket's path, and containers run as another user.
+// The folder is removed when the test ends, after the daemons registered
+// later are stopped.
 func tempRoot(t *testing.T, pattern string) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", pattern)
@@ -50,8 +51,8 @@ func tempRoot(t *testing.T, pattern string) string {
 	return dir
 }
 
-// buildCkptlab builds a static ckptlab (CGO_ENABLED=0, as the image wants it)
-// into dir and returns its path.
+// buildCkptlab builds a static ckptlab into dir and returns its path.
+// It sets CGO_ENABLED=0, as the image wants.
 func buildCkptlab(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "ckptlab")
@@ -64,8 +65,8 @@ func buildCkptlab(t *testing.T, dir string) string {
 	return bin
 }
 
-// run runs a command with extra environment and returns its stdout; it
-// fails the test, showing stderr, if the command fails.
+// run runs a command with extra environment and returns its stdout.
+// It fails the test, showing stderr, if the command fails.
 func run(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
 	out, err := tryRun(dir, env, name, args...)
@@ -75,8 +76,8 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 	return out
 }
 
-// tryRun runs a command with extra environment and returns its stdout, or
-// an error that holds the command, its exit and its stderr.
+// tryRun runs a command with extra environment and returns its stdout.
+// Its error holds the command, its exit and its stderr.
 func tryRun(dir string, env []string, name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -91,10 +92,11 @@ func tryRun(dir string, env []string, name string, args ...string) (string, erro
 	return stdout.String(), nil
 }
 
-// startDaemon starts a daemon that stays in the foreground, its output in
-// logDir/name.log, and stops it when the test ends: SIGTERM to its PID,
-// SIGKILL if it has not exited 15 s later. If the test failed, the end of
-// the log is printed.
+// startDaemon starts a daemon that stays in the foreground.
+// Its output goes to logDir/name.log.
+// It stops the daemon when the test ends.
+// It sends SIGTERM to its PID, then SIGKILL if it has not exited 15 s later.
+// If the test failed, the end of the log is printed.
 func startDaemon(t *testing.T, logDir, name string, env []string, args ...string) {
 	t.Helper()
 	logPath := filepath.Join(logDir, name+".log")
@@ -138,8 +140,9 @@ func showLog(t *testing.T, path string) {
 	t.Logf("end of %s:\n%s", path, strings.Join(lines, "\n"))
 }
 
-// waitFor polls ok every 200 ms until it holds, and fails the test if it
-// does not within limit: a bound on a hang, not a measure of speed.
+// waitFor polls ok every 200 ms until it holds.
+// It fails the test if ok does not hold within limit.
+// The limit bounds a hang; it is not a measure of speed.
 func waitFor(t *testing.T, what string, limit time.Duration, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
@@ -152,7 +155,8 @@ func waitFor(t *testing.T, what string, limit time.Duration, ok func() bool) {
 }
 
 // sameTables checks that folder got holds the files of folder want, byte for
-// byte, and no others; the shards/ folder of a sharded run is left out.
+// byte, and no others.
+// The shards/ folder of a sharded run is left out.
 func sameTables(t *testing.T, want, got string) {
 	t.Helper()
 	wantFiles, gotFiles := filesIn(t, want), filesIn(t, got)

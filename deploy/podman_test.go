@@ -15,14 +15,17 @@ import (
 )
 
 // podman runs podman with its own storage, configuration and state under a
-// temporary folder, so that nothing of the machine's containers is read or
-// changed: vfs storage and chroot isolation, which need no kernel overlay
-// or namespaces a sandbox may lack, runc, and the ulimits the sandbox
-// allows (podman's defaults ask for more, which the runtime cannot set).
-// Two paths podman and runc write cannot be moved by configuration: the
-// build's blob cache (/var/lib/containers/cache) and runc's state
-// (/run/runc). Each podman therefore runs in a mount namespace of its own
-// in which /var/lib and /run are empty folders of root.
+// temporary folder.
+// So nothing of the machine's containers is read or changed.
+// It uses vfs storage and chroot isolation.
+// They need no kernel overlay or namespaces, which a sandbox may lack.
+// It uses runc, and the ulimits the sandbox allows.
+// podman's defaults ask for more than the runtime can set.
+//
+// Configuration cannot move two paths podman and runc write.
+// They are the build's blob cache (/var/lib/containers/cache) and runc's state (/run/runc).
+// So each podman runs in a mount namespace of its own.
+// There /var/lib and /run are empty folders of root.
 type podman struct {
 	root string
 	env  []string
@@ -92,8 +95,8 @@ func (p *podman) run(t *testing.T, args ...string) string {
 	return out
 }
 
-// try runs podman with args and returns its stdout, or an error that holds
-// its stderr.
+// try runs podman with args and returns its stdout.
+// Its error holds podman's stderr.
 func (p *podman) try(args ...string) (string, error) {
 	const confined = `mount --bind "$1" /var/lib && mount --bind "$2" /run && shift 2 && exec podman "$@"`
 	argv := []string{"--mount", "--propagation", "private", "sh", "-c", confined, "sh",
@@ -103,12 +106,14 @@ func (p *podman) try(args ...string) (string, error) {
 	return tryRun(p.root, p.env, "unshare", append(argv, args...)...)
 }
 
-// TestContainerImage builds deploy/Dockerfile with podman, tagged as the
-// Kubernetes manifests name the image, and runs the manifests' own
-// container commands in it, as the manifests' user, on one shared volume:
-// the Indexed Job's completions with JOB_COMPLETION_INDEX 0..N-1 (as many at
-// once as its parallelism), then the merge Job. The merged tables must be
-// byte for byte those of one unsharded run on the host.
+// TestContainerImage builds deploy/Dockerfile with podman.
+// The image is tagged as the Kubernetes manifests name it.
+// The test runs the manifests' own container commands in it, as the
+// manifests' user, on one shared volume.
+// First come the Indexed Job's completions, with JOB_COMPLETION_INDEX 0..N-1.
+// As many run at once as its parallelism says.
+// Then comes the merge Job.
+// The merged tables must be byte for byte those of one unsharded run on the host.
 func TestContainerImage(t *testing.T) {
 	needEngine(t, "podman", "runc", "unshare", "sh")
 	root := tempRoot(t, "ckptlab-podman-")

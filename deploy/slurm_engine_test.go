@@ -15,17 +15,18 @@ import (
 	"time"
 )
 
-// cluster is a one-node Slurm cluster on localhost with its own munged,
-// configuration, key, state, spool and ports: nothing of the machine's own
-// Slurm or munge is read or changed.
+// cluster is a one-node Slurm cluster on localhost.
+// It has its own munged, configuration, key, state, spool and ports.
+// Nothing of the machine's own Slurm or munge is read or changed.
 type cluster struct {
 	env []string // SLURM_CONF, for the client commands
 }
 
-// startCluster starts munged, slurmctld and slurmd under root and waits until
-// the node is idle; all three are stopped when the test ends. cred_expire is
-// lowered from its default of 120 s, which is also how long a requeued task
-// waits before it starts again.
+// startCluster starts munged, slurmctld and slurmd under root.
+// It waits until the node is idle.
+// All three are stopped when the test ends.
+// cred_expire is lowered from its default of 120 s.
+// That is also how long a requeued task waits before it starts again.
 func startCluster(t *testing.T, root string) *cluster {
 	t.Helper()
 	dirs := map[string]string{}
@@ -95,8 +96,8 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 	return c
 }
 
-// freePorts returns n TCP ports free on localhost, held open together so
-// that they differ.
+// freePorts returns n TCP ports free on localhost.
+// It holds them open together, so that they differ.
 func freePorts(t *testing.T, n int) []int {
 	t.Helper()
 	var ports []int
@@ -111,8 +112,8 @@ func freePorts(t *testing.T, n int) []int {
 	return ports
 }
 
-// job returns the fields of `scontrol show job -o ID`, one map per job or
-// array task.
+// job returns the fields of `scontrol show job -o ID`.
+// It returns one map per job or array task.
 func (c *cluster) job(t *testing.T, id string) []map[string]string {
 	t.Helper()
 	out := run(t, "", c.env, "scontrol", "show", "job", "-o", id)
@@ -170,8 +171,8 @@ func running(program string, args ...string) bool {
 
 var submitted = regexp.MustCompile(`^shards: job (\d+); merge: job (\d+),`)
 
-// submit runs deploy/slurm/submit.sh as a user does, in work, and returns
-// the job IDs of the array and the merge.
+// submit runs deploy/slurm/submit.sh as a user does, in work.
+// It returns the job IDs of the array and the merge.
 func (c *cluster) submit(t *testing.T, work string, env []string, args ...string) (shards, merge string) {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("slurm", "submit.sh"))
@@ -186,12 +187,14 @@ func (c *cluster) submit(t *testing.T, work string, env []string, args ...string
 	return m[1], m[2]
 }
 
-// TestSlurmEngine runs deploy/slurm/submit.sh on a real one-node cluster: the
-// merge of 4 shards equals one unsharded run; a task cancelled mid-way
-// leaves no shard file, cancels the merge instead of leaving it pending for
-// ever, and running the same command again (the README's resume) recomputes
-// only that shard and merges the same tables; and resubmitting one task
-// alone (TASKS=2) computes that task's shard, 3 of 4, not 1 of 1.
+// TestSlurmEngine runs deploy/slurm/submit.sh on a real one-node cluster.
+// The merge of 4 shards must equal one unsharded run.
+// A task cancelled mid-way must leave no shard file.
+// It must cancel the merge, not leave it pending for ever.
+// Running the same command again is the README's resume.
+// It must recompute only that shard and merge the same tables.
+// One task resubmitted alone (TASKS=2) must compute that task's shard, 3 of 4.
+// It must not compute 1 of 1.
 func TestSlurmEngine(t *testing.T) {
 	needEngine(t, "munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol", "sinfo", "bash")
 	root := tempRoot(t, "ckptlab-slurm-")

@@ -1,8 +1,8 @@
 package model
 
-// Cost is what one checkpoint interval costs one partitioned source: the
-// figures of the lesson's tables that depend on neither the state rows a
-// checkpoint holds nor the failure probability.
+// Cost is what one checkpoint interval costs one partitioned source.
+// It holds the figures of the lesson's tables that depend on neither the
+// state rows a checkpoint holds nor the failure probability.
 type Cost struct {
 	Interval    Interval
 	Checkpoints int
@@ -23,9 +23,9 @@ type Cost struct {
 	BusiestWorst int64
 }
 
-// NewCost evaluates interval k over a source of the given number of periods,
-// with the named failure f (0-based) and the failure set fs. A failure of
-// weight 0 counts in no criterion: it never happens.
+// NewCost evaluates interval k over a source of the given number of periods.
+// f is the named failure, 0-based, and fs the failure set.
+// A failure of weight 0 counts in no criterion, since it never happens.
 func NewCost(stream Recovery, workers WorkerSet, periods int, k Interval, f int, fs FailureSet) Cost {
 	c := Cost{
 		Interval:    k,
@@ -47,23 +47,24 @@ func NewCost(stream Recovery, workers WorkerSet, periods int, k Interval, f int,
 	return c
 }
 
-// CertainCost is checkpoints × state rows: paid in every run, failure or not.
+// CertainCost returns checkpoints × state rows.
+// Every run pays it, failure or not.
 func (c Cost) CertainCost(stateRows int) int64 {
 	return int64(c.Checkpoints) * int64(stateRows)
 }
 
-// ExactlyOnceState is the number of row identities exactly-once must hold:
-// the rows recovery recomputes, as the lesson shows.
+// ExactlyOnceState returns the number of row identities exactly-once must hold.
+// As the lesson shows, that is the rows recovery recomputes.
 func (c Cost) ExactlyOnceState() int64 { return c.Recomputed }
 
-// WorstTotal is the worst recovery plus the certain cost.
+// WorstTotal returns the worst recovery plus the certain cost.
 func (c Cost) WorstTotal(stateRows int) int64 { return c.Worst + c.CertainCost(stateRows) }
 
-// Average is the mean recovery over the failure set, Σ w_f·y_f / W in
-// float64 (sum / n when each failure weighs 1).
+// Average returns the mean recovery over the failure set, Σ w_f·y_f / W in float64.
+// It is sum / n when each failure weighs 1.
 func (c Cost) Average() float64 { return float64(c.Sum) / float64(c.Weight) }
 
-// AverageTotal is the mean recovery plus the certain cost.
+// AverageTotal returns the mean recovery plus the certain cost.
 func (c Cost) AverageTotal(stateRows int) float64 {
 	return c.Average() + float64(c.CertainCost(stateRows))
 }

@@ -6,43 +6,49 @@ import (
 	"sync"
 )
 
-// Counting is how a run evaluates a source: it tallies which (subscriber,
-// period) pairs survive the stages without generating a record. The
-// outputs never read a meter value, and the pairs follow from the faults
-// alone (TestCountMatchesScan holds this against Scan and Pipeline):
+// Counting is how a run evaluates a source.
+// It tallies which (subscriber, period) pairs survive the stages, without
+// generating a record.
+// The outputs never read a meter value.
+// The pairs follow from the faults alone.
+// TestCountMatchesScan holds this against Scan and Pipeline.
 //
 //   - A subscriber no missing draw touched has one row in every period but
 //     the first, on the worker of its key.
-//   - A record without its index (and every copy of it) is screened out,
-//     and the next period's record of the subscriber is then unpaired: a
-//     missing record removes the rows of its period and of the next.
-//   - Duplicates never change the rows: a copy of a record with its index is
-//     deduplicated, a copy of one without is screened out with it.
+//   - A record without its index is screened out, with every copy of it.
+//     The subscriber's next record is then unpaired.
+//     So a missing record removes the rows of its period and of the next.
+//   - Duplicates never change the rows.
+//     A copy of a record with its index is deduplicated.
+//     A copy of one without is screened out with it.
 //
-// So a subscriber costs the hash of its name when it is partitioned by
-// subscriber, and its first draws when partitioned by region or type;
-// nothing when the stream alone is asked for.
+// So a subscriber partitioned by subscriber costs the hash of its name.
+// Partitioned by region or type, it costs its first draws.
+// It costs nothing when only the whole stream is asked for.
 
-// faultBlock is the most records whose faults Count holds at once, as one
-// bit each: 2 MiB. Count redraws the fault sequences once per block and
-// keeps only the draws that fall into it, so its memory is bounded
-// whatever the numbers of missing and duplicates draws are, at the price of
-// drawing them (N·P / faultBlock) times in all; counted through a
-// FaultIndex, a block reads its draws from the index instead.
+// faultBlock is the most records whose faults Count holds at once.
+// It holds them as one bit each, 2 MiB in all.
+// Count redraws the fault sequences once per block and keeps the draws that fall into it.
+// So its memory is bounded, whatever the numbers of missing and duplicates draws.
+// The price is drawing them N·P / faultBlock times in all.
+// Counted through a FaultIndex, a block reads its draws from the index instead.
 const faultBlock = 1 << 24
 
-// FaultBlockSubscribers returns how many subscribers of the source one
-// fault block covers: pieces of this size or less redraw the faults once.
+// FaultBlockSubscribers returns how many subscribers of the source one fault
+// block covers.
+// Pieces of this size or less draw the faults only once.
 func (s Source) FaultBlockSubscribers() int {
 	return max(1, faultBlock/max(1, s.Periods))
 }
 
-// Count adds subscribers lo..hi-1 of the source to t: their stream rows per
-// period for the whole stream and every partitioning, and the records each
-// stage drops, the same counts a Scan of them gives. Its time is
-// O(hi-lo) per partitioning plus, per block of FaultBlockSubscribers, one
-// pass over the fault draws; its memory is at most one bit per record of a
-// block. A FaultIndex counts a large source without the passes.
+// Count adds subscribers lo..hi-1 of the source to t.
+// It adds their stream rows per period, for the whole stream and every partitioning.
+// It adds the records each stage drops.
+// The counts are those a Scan of the same subscribers gives.
+// Count takes O(hi-lo) time per partitioning.
+// It adds one pass over the fault draws per block of FaultBlockSubscribers.
+// Its memory is at most one bit per record of a block.
+// A FaultIndex counts a large source without the passes.
 func (s Source) Count(t *Tally, lo, hi int) { s.count(t, lo, hi, nil) }
 
 // count is Count, reading the faults from f if not nil.
@@ -83,9 +89,9 @@ type counter struct {
 	touched [][][]int64
 }
 
-// scratchPool keeps the name hashes, fold bins, fold plan and fault bits
-// of finished counts: a run counts thousands of pieces, each of which would
-// otherwise make them anew.
+// scratchPool keeps the scratch of finished counts.
+// That is the name hashes, fold bins, fold plan and fault bits.
+// A run counts thousands of pieces, and each would otherwise make them anew.
 var scratchPool sync.Pool
 
 type scratch struct {
@@ -126,8 +132,8 @@ func newCounter(s Source, t *Tally) *counter {
 	return c
 }
 
-// cleanChunk is the most subscribers whose name hashes clean holds at
-// once: 256 KiB.
+// cleanChunk is the most subscribers whose name hashes clean holds at once.
+// That is 256 KiB.
 const cleanChunk = 1 << 16
 
 // clean counts subscribers lo..hi-1 as if no fault touched them.
@@ -167,8 +173,8 @@ func (c *counter) cleanChunk(lo, hi int) {
 	}
 }
 
-// keys draws subscriber i's region and, when draws is 2, its type, as
-// Subscriber does; the meter start is never needed.
+// keys draws subscriber i's region and, when draws is 2, its type.
+// It draws them as Subscriber does. The meter start is never needed.
 func (s Source) keys(i, draws int) (region, typ int) {
 	r := NewRand(uint64(s.Seed) + 37*uint64(i))
 	region = r.Intn(len(Regions))
@@ -178,8 +184,8 @@ func (s Source) keys(i, draws int) (region, typ int) {
 	return region, typ
 }
 
-// mod returns h % w with Lemire's fastmod, m = ^uint64(0)/w + 1: exact for
-// every 32-bit h and w, without a division.
+// mod returns h % w without a division, by Lemire's fastmod.
+// m is ^uint64(0)/w + 1. The result is exact for every 32-bit h and w.
 func mod(h uint32, m, w uint64) uint64 {
 	hi, _ := bits.Mul64(m*uint64(h), w)
 	return hi
@@ -195,8 +201,8 @@ func hashAll(values []string) []uint32 {
 	return out
 }
 
-// appendSubscriberName appends SubscriberName(i) without formatting through
-// fmt: Count runs it once per subscriber of sources of a hundred million.
+// appendSubscriberName appends SubscriberName(i) without formatting through fmt.
+// Count runs it once per subscriber, and sources have a hundred million.
 func appendSubscriberName(dst []byte, i int) []byte {
 	n := i + 1
 	var digits [20]byte
@@ -210,8 +216,8 @@ func appendSubscriberName(dst []byte, i int) []byte {
 	return append(dst, digits[k:]...)
 }
 
-// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1,
-// ten names at a time (namePrefix).
+// appendNameHashes appends TraceID(SubscriberName(i)) for i in lo..hi-1.
+// It hashes ten names at a time (namePrefix).
 func appendNameHashes(dst []uint32, lo, hi int) []uint32 {
 	if lo >= hi {
 		return dst

@@ -2,16 +2,18 @@ package model
 
 import "math/bits"
 
-// The faults' part of counting (count.go): a block's missing records as
-// one bit each, drawn again or read from a FaultIndex, and the rows each
-// faulted subscriber loses.
+// The faults' part of counting (count.go).
+// A block's missing records are held as one bit each.
+// They are drawn again or read from a FaultIndex.
+// This file also takes off the rows each faulted subscriber loses.
 
-// block counts subscribers lo..hi-1, a block of at most faultBlock
-// records, with their faults: it marks the block's missing records, one
-// bit each, from f or, if f is nil, by drawing both fault sequences again
-// and keeping the draws that fall into the block. A duplicates draw needs
-// no storage: it drops a copy at the dedupe stage, or at the screen when
-// its record is missing.
+// block counts subscribers lo..hi-1 with their faults.
+// They make a block of at most faultBlock records.
+// block marks the block's missing records, one bit each.
+// It reads them from f or, if f is nil, draws both fault sequences again.
+// Then it keeps the draws that fall into the block.
+// A duplicates draw needs no storage.
+// It drops a copy at the dedupe stage, or at the screen when its record is missing.
 func (c *counter) block(lo, hi int, f *FaultIndex) {
 	p := int64(c.s.Periods)
 	base, end := int64(lo)*p, int64(hi)*p
@@ -50,9 +52,9 @@ func (c *counter) block(lo, hi int, f *FaultIndex) {
 	}
 }
 
-// draw marks the missing records among records base..end-1 and
-// classifies the duplicates draws that fall on them, drawing both fault
-// sequences whole.
+// draw marks the missing records among records base..end-1.
+// It classifies the duplicates draws that fall on them.
+// It draws both fault sequences whole.
 func (c *counter) draw(base, end int64) {
 	n := float64(int64(c.s.Subscribers) * int64(c.s.Periods))
 	// A draw falls into the block when the generator's state does, so most
@@ -77,8 +79,8 @@ func (c *counter) draw(base, end int64) {
 	}
 }
 
-// markMissing marks record x of the block, from its first, missing: its
-// first missing draw drops a record at the screen, a second one nothing.
+// markMissing marks record x of the block as missing; x counts from the block's first.
+// A record's first missing draw drops it at the screen. A second one drops nothing.
 func (c *counter) markMissing(x int64) {
 	if bit := uint64(1) << (x % 64); c.bits[x/64]&bit == 0 {
 		c.bits[x/64] |= bit
@@ -86,9 +88,10 @@ func (c *counter) markMissing(x int64) {
 	}
 }
 
-// dropDuplicate counts a duplicates draw on record x of the block, once
-// every missing draw is marked: its copy is dropped at the screen when
-// the record is missing, at the dedupe stage otherwise.
+// dropDuplicate counts a duplicates draw on record x of the block.
+// It runs once every missing draw is marked.
+// The copy is dropped at the screen when the record is missing.
+// Otherwise it is dropped at the dedupe stage.
 func (c *counter) dropDuplicate(x int64) {
 	if c.bits[x/64]&(1<<(x%64)) != 0 {
 		c.t.drops.Screened++
@@ -97,15 +100,17 @@ func (c *counter) dropDuplicate(x int64) {
 	}
 }
 
-// drawOf returns the record index a fault draw with generator state st
-// picks among n records: int(r() * n), as Source.Faults draws it.
+// drawOf returns the record index a fault draw with generator state st picks
+// among n records.
+// It is int(r() * n), as Source.Faults draws it.
 func drawOf(st uint32, n float64) int64 {
 	return int64(float64(st) / 4294967296 * n)
 }
 
-// stateRange returns the least generator state whose draw among n records
-// is g or more (1<<32 if none). drawOf is non-decreasing in the state, so
-// a draw lands in records base..end-1 exactly when its state lies in
+// stateRange returns the least generator state whose draw among n records is
+// g or more, or 1<<32 if none is.
+// drawOf is non-decreasing in the state.
+// So a draw lands in records base..end-1 exactly when its state lies in
 // stateRange(n, base)..stateRange(n, end)-1.
 func stateRange(n float64, g int64) uint64 {
 	lo, hi := uint64(0), uint64(1)<<32
@@ -120,11 +125,10 @@ func stateRange(n float64, g int64) uint64 {
 	return lo
 }
 
-// faulted removes from the tally the rows subscriber i loses to its missing
-// records (c.missing, its missing periods in increasing order, which it
-// empties): the row of each missing period and
-// of the period after it. The record after a missing one, if present, is
-// unpaired.
+// faulted removes from the tally the rows subscriber i loses to its missing records.
+// c.missing holds its missing periods in increasing order; faulted empties it.
+// Each missing period loses its row and the row of the period after it.
+// The record after a missing one, if present, is unpaired.
 func (c *counter) faulted(i int) {
 	c.lostRows = c.lostRows[:0]
 	last := len(c.missing) - 1
@@ -166,17 +170,16 @@ func (c *counter) faulted(i int) {
 	c.addLost()
 }
 
-// touchedWorkers bounds the workers counter.touched holds, 384 KiB of
-// slice headers.
+// touchedWorkers bounds the workers counter.touched holds.
+// Their slice headers take 384 KiB.
 const touchedWorkers = 1 << 14
 
-// FaultScratchBytes is the most a count of a source with faults holds
-// besides what a count without them does: one block's bits and the
-// touched workers' rows' headers.
+// FaultScratchBytes is the most a count with faults holds beyond a count without.
+// That is one block's bits and the touched workers' rows' headers.
 const FaultScratchBytes = faultBlock/8 + 24*touchedWorkers
 
-// addLost is c.t.addLost(c.workers, c.lostRows), the rows of the workers
-// touched before found through c.touched.
+// addLost is c.t.addLost(c.workers, c.lostRows).
+// It adds the rows of the workers touched so far, found through c.touched.
 func (c *counter) addLost() {
 	t := c.t
 	for _, j := range c.lostRows {

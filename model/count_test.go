@@ -7,10 +7,12 @@ import (
 	"testing"
 )
 
-// reference counts stream rows the way the lesson does, from the rows that
-// Scan (and Pipeline) produce: per period for the whole stream, and per
-// worker of every partitioning by the lesson's distribute over the row's
-// field. It is the executable reference Count is held to.
+// reference counts stream rows the way the lesson does.
+// It counts from the rows that Scan, and Pipeline, produce.
+// It counts them per period for the whole stream.
+// It counts them per worker of every partitioning, by the lesson's distribute
+// over the row's field.
+// It is the executable reference Count is held to.
 type reference struct {
 	src     Source
 	parts   []Partitioning
@@ -80,9 +82,10 @@ func (ref *reference) check(t *testing.T, what string, got *Tally) {
 	}
 }
 
-// randomSource draws a source and partitionings: small and large fault
-// counts (more draws than records too), one to many periods, subscriber
-// counts across A999/A1000, every partition key.
+// randomSource draws a source and partitionings.
+// Fault counts are small and large, with more draws than records too.
+// There are one to many periods.
+// Subscriber counts cross A999/A1000, and every partition key is used.
 func randomSource(r *rand.Rand) (Source, []Partitioning) {
 	src := Source{
 		Seed:        r.Uint32(),
@@ -138,10 +141,11 @@ func folds(parts []Partitioning, n int) bool {
 	return false
 }
 
-// TestCountMatchesScan is the differential test of counting: over many
-// seeded random sources, Count in random pieces, merged, gives exactly the
-// counts of the rows Scan streams through the lesson's stages, and those
-// rows are Pipeline's.
+// TestCountMatchesScan is the differential test of counting.
+// It draws many seeded random sources.
+// Count in random pieces, merged, must give exactly the counts of the rows
+// Scan streams through the lesson's stages.
+// Those rows must be Pipeline's.
 func TestCountMatchesScan(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -186,9 +190,9 @@ func TestCountMatchesScan(t *testing.T) {
 	}
 }
 
-// countIndexed adds subscribers lo..hi-1 of src to into through a fault
-// index of their range, or of a larger one, counted in random pieces; an
-// index refused for its limit counts them with Count.
+// countIndexed adds subscribers lo..hi-1 of src to into, in random pieces.
+// It counts through a fault index of their range, or of a larger one.
+// An index refused for its limit counts them with Count.
 func countIndexed(t *testing.T, r *rand.Rand, src Source, parts []Partitioning, into *Tally, lo, hi int) {
 	t.Helper()
 	from, to := lo, hi
@@ -214,9 +218,10 @@ func countIndexed(t *testing.T, r *rand.Rand, src Source, parts []Partitioning, 
 }
 
 // TestFaultIndexAcrossBuckets counts sources of several buckets of records
-// through fault indexes of windows that start and end inside buckets and
-// inside subscribers' records, against Count over the same subscribers,
-// which TestCountMatchesScan holds to Scan.
+// through fault indexes of windows.
+// The windows start and end inside buckets and inside subscribers' records.
+// It holds them to Count over the same subscribers.
+// TestCountMatchesScan holds Count to Scan.
 func TestFaultIndexAcrossBuckets(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 7}, {ByRegion, 3}, {ByType, 2}}
 	for _, src := range []Source{
@@ -244,9 +249,9 @@ func TestFaultIndexAcrossBuckets(t *testing.T) {
 	}
 }
 
-// TestFaultSizesShared counts sources through the indexes of windows
-// sized together, windows that start and end inside buckets and inside
-// subscribers' records, against Count over the same subscribers.
+// TestFaultSizesShared counts sources through the indexes of windows sized together.
+// The windows start and end inside buckets and inside subscribers' records.
+// It holds them to Count over the same subscribers.
 func TestFaultSizesShared(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 7}, {ByRegion, 3}}
 	for _, src := range []Source{
@@ -276,8 +281,8 @@ func TestFaultSizesShared(t *testing.T) {
 	}
 }
 
-// TestFaultIndexLimit checks that an index is refused above its limit,
-// made at its bound, and that the bound holds what it took.
+// TestFaultIndexLimit checks that an index is refused above its limit.
+// It checks that an index is made at its bound, and that the bound holds what it took.
 func TestFaultIndexLimit(t *testing.T) {
 	src := Source{Seed: 9, Subscribers: 5000, Periods: 30, Missing: 3000, Duplicates: 2000}
 	bound := src.FaultIndexBytes(0, src.Subscribers)
@@ -296,8 +301,9 @@ func TestFaultIndexLimit(t *testing.T) {
 }
 
 // TestFaultBuffersReused draws the windows of a source one after another
-// through one FaultBuffers: each index after the first fills the slices
-// the one before it dropped, and counts as Count does.
+// through one FaultBuffers.
+// Each index after the first fills the slices the one before it dropped.
+// Each counts as Count does.
 func TestFaultBuffersReused(t *testing.T) {
 	// Windows of 183 buckets, 300,000 missing draws each.
 	src := Source{Seed: 13, Subscribers: 1_000_000, Periods: 48, Missing: 1_200_000, Duplicates: 800_000}
@@ -388,9 +394,11 @@ func TestFastMod(t *testing.T) {
 }
 
 // TestNameHashes checks the shared-prefix hashing of subscriber names
-// against TraceID of SubscriberName: across A009/A010, A099/A100,
-// A999/A1000 and every later name that gains a digit up to A1000000001, over
-// twelve thousand names in a row, and in ranges that start and end mid-ten.
+// against TraceID of SubscriberName.
+// It crosses A009/A010, A099/A100, A999/A1000 and every later name that gains
+// a digit, up to A1000000001.
+// It hashes twelve thousand names in a row.
+// It hashes ranges that start and end mid-ten.
 func TestNameHashes(t *testing.T) {
 	for _, r := range [][2]int{
 		{0, 25}, {3, 4}, {9, 10}, {95, 105}, {985, 1013}, {9997, 10003}, {123456, 123467}, {0, 12000},
@@ -408,8 +416,8 @@ func TestNameHashes(t *testing.T) {
 	}
 }
 
-// TestStateRange checks the thresholds a block's draws are tested by: the
-// state found draws g or more, the one before it less.
+// TestStateRange checks the thresholds a block's draws are tested by.
+// The state found draws g or more, and the one before it less.
 func TestStateRange(t *testing.T) {
 	for _, n := range []float64{1, 7, 2400, 1 << 24, 1_200_000_000, 3e12} {
 		for _, g := range []int64{0, 1, 2, int64(n / 3), int64(n) - 1, int64(n)} {
@@ -424,9 +432,9 @@ func TestStateRange(t *testing.T) {
 	}
 }
 
-// TestFaultIndexDrawnAtOnce draws an index's two sequences on two
-// goroutines at once, each sequence on either, and counts from it (under
-// the race detector too).
+// TestFaultIndexDrawnAtOnce draws an index's two sequences on two goroutines at once.
+// Each sequence runs on either goroutine.
+// Then it counts from the index. It runs under the race detector too.
 func TestFaultIndexDrawnAtOnce(t *testing.T) {
 	src := Source{Seed: 12, Subscribers: 30000, Periods: 12, Missing: 20000, Duplicates: 15000}
 	parts := []Partitioning{{BySubscriber, 7}, {ByType, 2}}
@@ -452,9 +460,9 @@ func TestFaultIndexDrawnAtOnce(t *testing.T) {
 	}
 }
 
-// TestStatesIn holds the batched draws to the generator stepped one state
-// at a time: the states kept, in order, and the generator after them, for
-// ranges of no state, of every state, and between.
+// TestStatesIn holds the batched draws to the generator stepped one state at a time.
+// It compares the states kept, in order, and the generator after them.
+// The ranges hold no state, every state, and between.
 func TestStatesIn(t *testing.T) {
 	for _, r := range [][2]uint64{{0, 0}, {0, 1 << 32}, {1 << 31, 1<<31 + 1<<30}, {0, 1000}, {1<<32 - 1000, 1 << 32}, {5, 5}} {
 		got, want := NewRand(77), NewRand(77)

@@ -1,13 +1,16 @@
-// Package model is the recovery-cost model of the lesson "State in Stream Engines":
-// the generated meter-reading source, its faults, the three pipeline stages, the
-// partitioning of the stream over workers, and the recovery a failure costs.
+// Package model is the recovery-cost model of the lesson "State in Stream Engines".
+// It models the generated meter-reading source and its faults.
+// It models the three pipeline stages and the partitioning of the stream over workers.
+// It computes the recovery a failure costs.
 //
-// The lesson's Python blocks are the reference semantics; every function here
-// reproduces them bit for bit. The package is pure: no I/O, no configuration files.
+// The lesson's Python blocks are the reference semantics.
+// Every function here reproduces them bit for bit.
+// The package is pure, with no I/O and no configuration files.
 //
-// A run evaluates a source with Count, which tallies the rows that survive
-// the stages without generating a record (see count.go). The lesson's
-// semantics record by record (Generate, Faults, Stages, Pipeline, Scan)
-// live in the package's test files, reference_*_test.go: the executable
-// reference Count is tested against, which no run needs.
+// A run evaluates a source with Count (see count.go).
+// Count tallies the rows that survive the stages without generating a record.
+// The lesson's record-by-record semantics live in the test files, reference_*_test.go.
+// They are Generate, Faults, Stages, Pipeline and Scan.
+// They are the executable reference that Count is tested against.
+// No run needs them.
 package model

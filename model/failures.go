@@ -1,10 +1,11 @@
 package model
 
-// FailureSet is the failures a criterion weighs, each with its weight: the
-// lesson assumes a failure equally likely in each period but the first
-// (PF51), weight 1 each, and an experiment may weigh some periods more
-// (failure_weights). Failure f then counts w_f/W of the failures, W the
-// total weight, instead of 1/n.
+// FailureSet is the failures a criterion weighs, each with its weight.
+// The lesson assumes a failure equally likely in each period but the first (PF51).
+// Each then weighs 1.
+// An experiment may weigh some periods more (failure_weights).
+// Failure f then counts w_f/W of the failures instead of 1/n.
+// W is the total weight.
 type FailureSet struct {
 	Periods []int   // 0-based periods, ascending, at least one
 	Weights []int64 // parallel to Periods; nil weighs every failure 1
@@ -18,8 +19,8 @@ func (fs FailureSet) Weight(i int) int64 {
 	return fs.Weights[i]
 }
 
-// Total returns W, the sum of the weights: the number of failures when
-// each weighs 1.
+// Total returns W, the sum of the weights.
+// It is the number of failures when each weighs 1.
 func (fs FailureSet) Total() int64 {
 	if fs.Weights == nil {
 		return int64(len(fs.Periods))

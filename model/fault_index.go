@@ -8,16 +8,18 @@ import (
 	"unsafe"
 )
 
-// FaultIndex holds the fault draws that fall on some subscribers of a
-// source, each sequence drawn once and its draws bucketed by record, so
-// that the many pieces a run counts a large source in read the draws of
-// their own records instead of drawing both sequences again, as Count
-// does, for every block. A draw takes two bytes (its record less its
-// bucket's first) and a bucket of 2^16 records eight (where its draws
-// start, per sequence); FaultIndexBytes bounds the whole before any draw.
-// An index holds every draw of the buckets its subscribers' records touch,
-// those of the records before and after them in its first and last bucket
-// too, which Count passes over.
+// FaultIndex holds the fault draws that fall on some subscribers of a source.
+// Each sequence is drawn once, and its draws are bucketed by record.
+// So the many pieces a run counts a large source in read the draws of their
+// own records.
+// Without an index, Count draws both sequences again for every block.
+//
+// A draw takes two bytes, its record less its bucket's first.
+// A bucket of 2^16 records takes eight bytes, where its draws start in each sequence.
+// FaultIndexBytes bounds the whole before any draw.
+// An index holds every draw of the buckets its subscribers' records touch.
+// That includes the draws of other records in its first and last bucket,
+// which Count passes over.
 type FaultIndex struct {
 	src                 Source
 	lo, hi              int   // the subscribers it holds the draws of
@@ -28,22 +30,23 @@ type FaultIndex struct {
 	missing, duplicates faultBuckets
 }
 
-// FaultBuffers keeps the slices of dropped fault indexes for the next ones
-// to fill: the windows of a source, one after another, then reuse the
-// memory of those before them instead of leaving it to the collector, so
-// that a run never holds more indexes' memory than it holds indexes at
-// once. Several goroutines may use one at once.
+// FaultBuffers keeps the slices of dropped fault indexes for the next ones to fill.
+// The windows of a source, one after another, reuse the memory of those before them.
+// They do not leave it to the collector.
+// So a run never holds more indexes' memory than it holds indexes at once.
+// Several goroutines may use one FaultBuffers at once.
 type FaultBuffers struct {
 	mu   sync.Mutex
 	free [2][]faultBuckets // per sequence
 }
 
-// UseBuffers makes the index take its slices from b where they are large
-// enough, and give them back to b when dropped; before it draws.
+// UseBuffers makes the index take its slices from b where they are large enough.
+// The index gives them back to b when dropped.
+// Call UseBuffers before the index draws.
 func (f *FaultIndex) UseBuffers(b *FaultBuffers) { f.buffers = b }
 
-// Drop gives the index's slices back to its buffers, if any, for another
-// index to fill: no Count from it may follow.
+// Drop gives the index's slices back to its buffers, if any, for another index to fill.
+// No Count from the index may follow.
 func (f *FaultIndex) Drop() {
 	if b := f.buffers; b != nil {
 		b.mu.Lock()
@@ -73,11 +76,11 @@ func (b *FaultBuffers) take(seq int) faultBuckets {
 	return fb
 }
 
-// reuse returns buf[:n] cleared if it holds n and no more than most, else
-// a new slice of n with room for a sixty-fourth more, up to most: the
-// windows of a source differ by a bucket or two and by a few thousandths
-// of their draws. A slice too short is left to the collector, so that
-// buffers never outnumber the indexes that held them at once.
+// reuse returns buf[:n], cleared, if buf holds n and no more than most.
+// Otherwise it returns a new slice of n, with room for a sixty-fourth more, up to most.
+// The windows of a source differ by a bucket or two and a few thousandths of their draws.
+// A slice too short is left to the collector.
+// So buffers never outnumber the indexes that held them at once.
 func reuse[T uint16 | uint32](buf []T, n, most int64) []T {
 	if c := int64(cap(buf)); c >= n && c <= max(n, most) {
 		buf = buf[:n]
@@ -87,13 +90,13 @@ func reuse[T uint16 | uint32](buf []T, n, most int64) []T {
 	return make([]T, n, max(n, min(n+n>>6+64, most)))
 }
 
-// FaultSizes counts the fault draws of a source per bucket of records over
-// some subscribers, each sequence drawn once, for the fault indexes of the
-// windows a run cuts those subscribers into: each index then draws the
-// sequences once more, to fill its buckets, instead of once to size them
-// and once to fill them. So a source of W windows costs W+1 passes over
-// each sequence rather than 2W. It takes four bytes per bucket and
-// sequence (FaultSizesBytes).
+// FaultSizes counts a source's fault draws per bucket of records, over some subscribers.
+// Each sequence is drawn once.
+// The counts size the fault indexes of the windows a run cuts those subscribers into.
+// Each index then draws the sequences once more, to fill its buckets.
+// Without FaultSizes it would draw them twice, to size and to fill.
+// So a source of W windows costs W+1 passes over each sequence rather than 2W.
+// FaultSizes takes four bytes per bucket and sequence (FaultSizesBytes).
 type FaultSizes struct {
 	src    Source
 	lo, hi int
@@ -107,12 +110,12 @@ const (
 	duplicatesDraws
 )
 
-// bucketShift sets a bucket's records, 2^bucketShift: few enough that a
-// draw's place in its bucket fits in a uint16.
+// bucketShift sets a bucket's records to 2^bucketShift.
+// That is few enough for a draw's place in its bucket to fit a uint16.
 const bucketShift = 16
 
-// faultBuckets are the draws of one sequence, bucket by bucket: bucket k's
-// are at[start[k]:start[k+1]], in no particular order.
+// faultBuckets holds the draws of one sequence, bucket by bucket.
+// Bucket k's draws are at[start[k]:start[k+1]], in no particular order.
 type faultBuckets struct {
 	start []uint32
 	at    []uint16
@@ -121,22 +124,23 @@ type faultBuckets struct {
 // faultIndexOverhead is a FaultIndex without its slices' contents.
 const faultIndexOverhead = int64(unsafe.Sizeof(FaultIndex{})) + 64
 
-// FaultIndexBytes bounds the memory IndexFaults(lo, hi, ·) takes, whatever
-// the draws: as if every draw fell on subscribers lo..hi-1.
+// FaultIndexBytes bounds the memory IndexFaults(lo, hi, ·) takes, whatever the draws.
+// It is the size if every draw fell on subscribers lo..hi-1.
 func (s Source) FaultIndexBytes(lo, hi int) int64 {
 	buckets := s.bucketsOf(lo, hi)
 	draws := int64(s.Missing) + int64(s.Duplicates)
 	return faultIndexOverhead + 2*4*(buckets+1+startSlack) + 2*draws
 }
 
-// startSlack is the room for more buckets an index's starts are made with,
-// so that the next window's, a bucket or two longer, fit them.
+// startSlack is the room for more buckets an index's starts are made with.
+// The next window's starts, a bucket or two longer, then fit.
 const startSlack = 2
 
-// ExpectedFaultIndexBytes is the memory an index of subscribers lo..hi-1
-// is expected to take, the draws spread evenly over the source's records:
-// FaultIndexBytes with their records' share of the draws, and of two more
-// buckets' for the records before and after them in its first and last.
+// ExpectedFaultIndexBytes is the memory an index of subscribers lo..hi-1 is
+// expected to take.
+// It assumes the draws spread evenly over the source's records.
+// It is FaultIndexBytes with those records' share of the draws.
+// It adds two more buckets' share for the other records of the first and last bucket.
 func (s Source) ExpectedFaultIndexBytes(lo, hi int) int64 {
 	p := int64(s.Periods)
 	held := uint64(int64(hi-lo)*p + 2<<bucketShift)
@@ -150,24 +154,24 @@ func (s Source) ExpectedFaultIndexBytes(lo, hi int) int64 {
 	return faultIndexOverhead + 2*4*(s.bucketsOf(lo, hi)+1+startSlack) + 2*int64(share)
 }
 
-// FaultSizesBytes is the memory NewFaultSizes(lo, hi) takes, both
-// sequences sized.
+// FaultSizesBytes is the memory NewFaultSizes(lo, hi) takes, both sequences sized.
 func (s Source) FaultSizesBytes(lo, hi int) int64 {
 	return int64(unsafe.Sizeof(FaultSizes{})) + 64 + 2*4*(s.bucketsOf(lo, hi)+1)
 }
 
-// bucketsOf returns the number of buckets the records of subscribers
-// lo..hi-1 touch (hi > lo).
+// bucketsOf returns the number of buckets the records of subscribers lo..hi-1
+// touch, with hi > lo.
 func (s Source) bucketsOf(lo, hi int) int64 {
 	p := int64(s.Periods)
 	return (int64(hi)*p-1)>>bucketShift - (int64(lo)*p)>>bucketShift + 1
 }
 
 // IndexFaults draws both fault sequences of the source and keeps the draws
-// that fall on subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), unless
-// they take more than limit bytes: then it returns nil, and the caller
-// counts those subscribers with Count. It is NewFaultIndex, DrawMissing
-// and DrawDuplicates on one goroutine.
+// that fall on subscribers lo..hi-1.
+// It needs 0 <= lo < hi <= Subscribers.
+// It returns nil if the draws take more than limit bytes.
+// The caller then counts those subscribers with Count.
+// IndexFaults is NewFaultIndex, DrawMissing and DrawDuplicates on one goroutine.
 func (s Source) IndexFaults(lo, hi int, limit int64) *FaultIndex {
 	f := s.NewFaultIndex(lo, hi)
 	if !f.DrawMissing(limit) || !f.DrawDuplicates(limit) {
@@ -176,22 +180,25 @@ func (s Source) IndexFaults(lo, hi int, limit int64) *FaultIndex {
 	return f
 }
 
-// NewFaultIndex returns the index of the fault draws that fall on
-// subscribers lo..hi-1 (0 <= lo < hi <= Subscribers), nothing drawn yet,
-// that sizes its own buckets: DrawMissing and DrawDuplicates draw each
-// sequence twice, to size and to fill them, in either order or on two
-// goroutines at once; then any number of goroutines may Count from the
-// index.
+// NewFaultIndex returns an index of the fault draws on subscribers lo..hi-1,
+// with nothing drawn yet.
+// It needs 0 <= lo < hi <= Subscribers.
+// The index sizes its own buckets.
+// So DrawMissing and DrawDuplicates each draw their sequence twice, to size and to fill.
+// They may run in either order, or on two goroutines at once.
+// Then any number of goroutines may Count from the index.
 func (s Source) NewFaultIndex(lo, hi int) *FaultIndex {
 	f := s.NewFaultSizes(lo, hi).Index(lo, hi)
 	f.own = true
 	return f
 }
 
-// NewFaultSizes returns the sizes of the buckets of subscribers lo..hi-1
-// (0 <= lo < hi <= Subscribers), nothing drawn yet. SizeMissing and
-// SizeDuplicates draw each sequence, once each, in either order or on two
-// goroutines at once; then the indexes made by Index may draw.
+// NewFaultSizes returns the bucket sizes of subscribers lo..hi-1, with nothing
+// drawn yet.
+// It needs 0 <= lo < hi <= Subscribers.
+// SizeMissing and SizeDuplicates draw one sequence each.
+// They may run in either order, or on two goroutines at once.
+// Then the indexes made by Index may draw.
 func (s Source) NewFaultSizes(lo, hi int) *FaultSizes {
 	if lo < 0 || lo >= hi || hi > s.Subscribers {
 		panic(fmt.Sprintf("model: a fault index of subscribers %d..%d of a source of %d", lo, hi-1, s.Subscribers))
@@ -205,10 +212,12 @@ func (z *FaultSizes) SizeMissing() { z.size(missingDraws) }
 // SizeDuplicates is SizeMissing for the duplicates sequence.
 func (z *FaultSizes) SizeDuplicates() { z.size(duplicatesDraws) }
 
-// Index returns the index of the fault draws that fall on subscribers
-// lo..hi-1, within those of z, nothing drawn yet: its DrawMissing and
-// DrawDuplicates each draw their sequence once, to fill the buckets z
-// sized, and must come after z's SizeMissing and SizeDuplicates.
+// Index returns an index of the fault draws on subscribers lo..hi-1, with
+// nothing drawn yet.
+// The subscribers lie within those of z.
+// Its DrawMissing and DrawDuplicates each draw their sequence once, to fill
+// the buckets z sized.
+// They must come after z's SizeMissing and SizeDuplicates.
 func (z *FaultSizes) Index(lo, hi int) *FaultIndex {
 	if lo < z.lo || lo >= hi || hi > z.hi {
 		panic(fmt.Sprintf("model: a fault index of subscribers %d..%d from the sizes of %d..%d", lo, hi-1, z.lo, z.hi-1))
@@ -223,8 +232,8 @@ func (z *FaultSizes) size(seq int) {
 	z.counts[seq] = counts
 }
 
-// sizeInto counts sequence seq's draws in each of z's buckets into counts,
-// one per bucket and a 0, all 0.
+// sizeInto counts sequence seq's draws in each of z's buckets into counts.
+// counts has one entry per bucket and one more, all 0.
 func (z *FaultSizes) sizeInto(seq int, counts []uint32) {
 	s := z.src
 	n, sLo, sHi := s.bucketStates(z.first, int64(len(counts)-1))
@@ -245,15 +254,16 @@ func (z *FaultSizes) sizeInto(seq int, counts []uint32) {
 	}
 }
 
-// bucketStates returns the source's records as a float, and the states
-// whose draws fall on the given buckets from first: sLo..sHi-1.
+// bucketStates returns the source's records as a float.
+// It also returns the states sLo..sHi-1 whose draws fall on the given
+// buckets from first.
 func (s Source) bucketStates(first, buckets int64) (n float64, sLo, sHi uint64) {
 	n = float64(int64(s.Subscribers) * int64(s.Periods))
 	return n, stateRange(n, first<<bucketShift), stateRange(n, (first+buckets)<<bucketShift)
 }
 
-// drawSeed and drawCount are the seed and the number of draws of sequence
-// seq.
+// drawSeed returns the seed of sequence seq.
+// drawCount returns its number of draws.
 func (s Source) drawSeed(seq int) uint64 {
 	if seq == missingDraws {
 		return s.missingSeed()
@@ -268,12 +278,13 @@ func (s Source) drawCount(seq int) int {
 	return s.Duplicates
 }
 
-// DrawMissing draws the missing sequence into the index, unless it would
-// take more than its share of limit, the limit of the whole index: its
-// buckets' starts, and the part of the rest its draws are of all the
-// source's draws. It reports whether it drew them. Each sequence drawn
-// within its share, the index takes at most limit bytes; an index of
-// FaultIndexBytes is never refused.
+// DrawMissing draws the missing sequence into the index, within its share of limit.
+// limit bounds the whole index.
+// The share is the buckets' starts, plus this sequence's part of the rest.
+// That part is its draws' share of all the source's draws.
+// DrawMissing reports whether it drew the sequence.
+// With each sequence drawn within its share, the index takes at most limit bytes.
+// An index of FaultIndexBytes is never refused.
 func (f *FaultIndex) DrawMissing(limit int64) bool {
 	return f.draw(&f.missing, missingDraws, limit)
 }
@@ -283,9 +294,9 @@ func (f *FaultIndex) DrawDuplicates(limit int64) bool {
 	return f.draw(&f.duplicates, duplicatesDraws, limit)
 }
 
-// draw fills b with sequence seq's draws, within limit: the buckets' sizes
-// from f.sizes (drawn now, if the index's own), then one pass to fill
-// them, allocating nothing more than b.
+// draw fills b with sequence seq's draws, within limit.
+// It takes the buckets' sizes from f.sizes, drawn now if the index has its own.
+// Then one pass fills them, allocating nothing beyond b.
 func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 	s := f.src
 	draws := s.drawCount(seq)
@@ -321,9 +332,9 @@ func (f *FaultIndex) draw(b *faultBuckets, seq int, limit int64) bool {
 	return true
 }
 
-// shareOf returns the most draws of a sequence of draws, of all draws of
-// both, that avail bytes hold at two bytes a draw, shared by the sequences
-// in proportion: avail·draws / (2·all), rounded down, in 128 bits.
+// shareOf returns how many draws of one sequence avail bytes hold.
+// A draw takes two bytes, and the two sequences share avail in proportion.
+// The result is avail·draws / (2·all), rounded down, computed in 128 bits.
 func shareOf(avail int64, draws, all int) int64 {
 	if draws == 0 {
 		return 0
@@ -336,9 +347,10 @@ func shareOf(avail int64, draws, all int) int64 {
 	return math.MaxInt64
 }
 
-// fill draws r and puts each draw whose state lies in sLo..sHi-1 in its
-// bucket, k less first, from the bucket's end (start[k], as sized) down,
-// so that start[k] ends at bucket k's first draw.
+// fill draws r and puts each draw whose state lies in sLo..sHi-1 in its bucket.
+// A draw in bucket k of the source goes to b's bucket k − first.
+// fill writes each bucket from its end, start[k] as sized, down.
+// So start[k] ends at bucket k's first draw.
 func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first int64) {
 	put := func(st uint32) {
 		x := drawOf(st, n)
@@ -362,9 +374,9 @@ func (b *faultBuckets) fill(r Rand, draws int, n float64, sLo, sHi uint64, first
 	}
 }
 
-// read marks the missing records among records base..end-1, a block, and
-// classifies the duplicates draws that fall on them, as draw does, from
-// the index's buckets.
+// read marks the missing records among records base..end-1, a block.
+// It classifies the duplicates draws that fall on them, as draw does.
+// It reads them from the index's buckets.
 func (c *counter) read(f *FaultIndex, base, end int64) {
 	kLo, kHi := base>>bucketShift-f.first, (end-1)>>bucketShift-f.first
 	for k := kLo; k <= kHi; k++ {
@@ -389,10 +401,10 @@ func (c *counter) read(f *FaultIndex, base, end int64) {
 	}
 }
 
-// Count adds subscribers lo..hi-1 of the source to t, as the source's
-// Count does, reading their faults from the index: lo..hi-1 must lie
-// within the subscribers the index was made for. Any number of goroutines
-// may count pieces of one index at once.
+// Count adds subscribers lo..hi-1 of the source to t, as the source's Count does.
+// It reads their faults from the index.
+// lo..hi-1 must lie within the subscribers the index was made for.
+// Any number of goroutines may count pieces of one index at once.
 func (f *FaultIndex) Count(t *Tally, lo, hi int) {
 	if lo < f.lo || hi > f.hi {
 		panic(fmt.Sprintf("model: counting subscribers %d..%d from a fault index of %d..%d", lo, hi-1, f.lo, f.hi-1))

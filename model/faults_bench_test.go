@@ -6,9 +6,11 @@ import (
 	"testing"
 )
 
-// The faulty scale of bench/README.md: scale.yaml at 10^7 subscribers with
-// one fault of each kind in every hundred records (12 million missing and
-// 12 million duplicates draws), and at 10^8 (120 million of each).
+// The faulty scale of bench/README.md.
+// It is scale.yaml at 10^7 subscribers, with one fault of each kind in every
+// hundred records.
+// That is 12 million missing and 12 million duplicates draws.
+// At 10^8 it is 120 million of each.
 var (
 	faults1pct = Source{Seed: scaleSeed, Subscribers: 10_000_000, Periods: scalePeriods,
 		Missing: 12_000_000, Duplicates: 12_000_000}
@@ -16,19 +18,21 @@ var (
 		Missing: 120_000_000, Duplicates: 120_000_000}
 )
 
-// faultFloors are the sources the floors are measured at: 1e8 holds 1.4
-// GiB of bits, and runs only when asked for (-bench 'Floor.*/1e8').
+// faultFloors are the sources the floors are measured at.
+// 1e8 holds 1.4 GiB of bits, so it runs only when asked for (-bench 'Floor.*/1e8').
 var faultFloors = []struct {
 	name string
 	src  Source
 }{{"1e7", faults1pct}, {"1e8", faults1pct8}}
 
-// BenchmarkFloorFaults does, on one core, only what any correct count of
-// a faults1pct source for scale.yaml's seven worker counts must
-// (floorFaults); it holds all N·P bits at once, which a run may not: the
-// floor BenchmarkCountFaults and a run are set against. Its random
-// accesses to the bits (143 MiB at 10^7, 1.4 GiB at 10^8) are most of its
-// time; BenchmarkFloorArithmetic leaves them out.
+// BenchmarkFloorFaults does only what any correct count of a faults1pct
+// source must do, on one core (floorFaults).
+// The count is for scale.yaml's seven worker counts.
+// It holds all N·P bits at once, which a run may not.
+// It is the floor BenchmarkCountFaults and a run are set against.
+// Its random accesses to the bits are most of its time.
+// The bits take 143 MiB at 10^7 and 1.4 GiB at 10^8.
+// BenchmarkFloorArithmetic leaves them out.
 func BenchmarkFloorFaults(b *testing.B) {
 	for _, c := range faultFloors {
 		b.Run(c.name, func(b *testing.B) {
@@ -43,24 +47,26 @@ func BenchmarkFloorFaults(b *testing.B) {
 	}
 }
 
-// floorCount is what floorCount.count counts: the drops, and per worker
-// count the subscribers of each worker and the rows each worker loses per
-// period (worker × period).
+// floorCount is what floorCount.count counts.
+// That is the drops, the subscribers of each worker, and the rows each worker
+// loses per period (worker × period).
 type floorCount struct {
 	drops      Drops
 	subs, lost [][]int64
 }
 
-// count counts src partitioned by subscriber over workers, each dividing
-// 64, doing only what any correct count must: hash every subscriber's name
-// once and bin it once by 64, folding the bins into each worker count at
-// the end (as Count folds: model/fold.go); draw each fault index once,
-// mark the missing records in a bitset of every record (marks, if it is
-// large enough, which it returns), classify each duplicate against it; and
-// for each subscriber with a missing record hash its name again and take
-// the rows each missing record removes (its period's and, if present, the
-// next one's) off its bin of 64, per period, folded into each worker
-// count at the end too.
+// count counts src partitioned by subscriber over workers, each dividing 64.
+// It does only what any correct count must.
+// It hashes every subscriber's name once and bins it once by 64.
+// It folds the bins into each worker count at the end, as Count folds (model/fold.go).
+// It draws each fault index once.
+// It marks the missing records in a bitset of every record.
+// That bitset is marks if it is large enough, and count returns it.
+// It classifies each duplicate against the bitset.
+// For each subscriber with a missing record it hashes the name again.
+// It takes the rows each missing record removes off its bin of 64, per period.
+// Those are its period's row and, if present, the next one's.
+// They are folded into each worker count at the end too.
 func (f *floorCount) count(src Source, workers []int, marks []uint64) []uint64 {
 	p := int64(src.Periods)
 	n := float64(int64(src.Subscribers) * p)
@@ -127,8 +133,8 @@ func (f *floorCount) count(src Source, workers []int, marks []uint64) []uint64 {
 	return marks
 }
 
-// TestFloorFaults holds the floor's count to Count's, so that the floor
-// does the work it stands for.
+// TestFloorFaults holds the floor's count to Count's.
+// So the floor does the work it stands for.
 func TestFloorFaults(t *testing.T) {
 	src := Source{Seed: scaleSeed, Subscribers: 123_457, Periods: 24, Missing: 40_000, Duplicates: 30_000}
 	var parts []Partitioning
@@ -158,11 +164,13 @@ func TestFloorFaults(t *testing.T) {
 	}
 }
 
-// BenchmarkCountFaults counts faults1pct for scale.yaml's seven worker
-// counts on one core, block by block as a run's tasks do: "redrawn" with
-// Count, which draws both fault sequences again for each block, and
-// "indexed" through a FaultIndex of the whole source, drawn once (its
-// making included). To be set against BenchmarkFloorFaults.
+// BenchmarkCountFaults counts faults1pct for scale.yaml's seven worker counts
+// on one core.
+// It counts block by block, as a run's tasks do.
+// "redrawn" uses Count, which draws both fault sequences again for each block.
+// "indexed" counts through a FaultIndex of the whole source, drawn once.
+// Making the index is included.
+// Set it against BenchmarkFloorFaults.
 func BenchmarkCountFaults(b *testing.B) {
 	src := faults1pct
 	var parts []Partitioning
@@ -197,11 +205,12 @@ func BenchmarkCountFaults(b *testing.B) {
 	}
 }
 
-// BenchmarkFloorArithmetic is a lower bound of BenchmarkFloorFaults's
-// arithmetic, not a count: it hashes and bins every name by 64 as the
-// floor does, draws each fault index once, and for every missing draw
-// hashes its subscriber's name and takes two rows off its bin, as if no
-// two draws met; it touches no bitset.
+// BenchmarkFloorArithmetic is a lower bound of BenchmarkFloorFaults's arithmetic.
+// It is not a count.
+// It hashes and bins every name by 64 as the floor does.
+// It draws each fault index once.
+// For every missing draw it hashes the subscriber's name and takes two rows off its bin.
+// It does so as if no two draws met, and it touches no bitset.
 func BenchmarkFloorArithmetic(b *testing.B) {
 	for _, c := range faultFloors {
 		b.Run(c.name, func(b *testing.B) {

@@ -2,36 +2,37 @@ package model
 
 import "slices"
 
-// Folding is how a count bins the name hashes of a chunk of subscribers
-// for several partitionings by subscriber at once. If l is a multiple of
-// w, then (h mod l) mod w = h mod w, so the subscribers per bin of w
-// follow from the subscribers per bin of l: bin r of l goes to bin r mod w.
-// A chunk is then binned once by l and folded into each of the worker
-// counts l is a multiple of, at the cost of l additions each, instead of
-// binned once per worker count: scale.yaml's seven worker counts, 1 to 64,
-// are binned once by 64.
+// Folding is how a count bins the name hashes of a chunk of subscribers for
+// several partitionings by subscriber at once.
+// If l is a multiple of w, then (h mod l) mod w = h mod w.
+// So the subscribers per bin of w follow from the subscribers per bin of l.
+// Bin r of l goes to bin r mod w.
+// A chunk is binned once by l and folded into each worker count that divides l.
+// Each fold costs l additions, where binning again would cost the chunk's size.
+// For example, scale.yaml's seven worker counts, 1 to 64, are binned once by 64.
 //
-// A plan groups the worker counts, each group under a common multiple of
-// its own: first each worker count under the smallest larger one of the
-// same key that it divides (a sweep of 1 to 1024 folds 1 to 512 from 513
-// to 1024), then neighbouring groups under the least common multiple of
-// theirs while that stays at most foldBins and costs less. A group of one
-// worker count, and any group whose folds would cost more than binning its
-// chunk once per worker count, bins directly as before. A plan of one group
-// bins each name as it hashes it, without storing the chunk's hashes.
+// A plan groups the worker counts, each group under a common multiple of its own.
+// First each worker count joins the smallest larger one of the same key that it divides.
+// So a sweep of 1 to 1024 folds 1 to 512 from 513 to 1024.
+// Then neighbouring groups merge under the least common multiple of theirs.
+// They merge while that stays at most foldBins and costs less.
+// A group of one worker count bins directly, once per worker count.
+// So does any group whose folds would cost more than that.
+// A plan of one group bins each name as it hashes it, without storing the
+// chunk's hashes.
 // Each goroutine makes the plan once for its partitionings (scratchPool).
 
-// foldBins is the most bins a group is binned into: 128 KiB of counts, per
-// goroutine that counts. A bin counts the names of one chunk, at most
-// cleanChunk, so 32 bits hold it.
+// foldBins is the most bins a group is binned into.
+// That is 128 KiB of counts per goroutine that counts.
+// A bin counts the names of one chunk, at most cleanChunk, so 32 bits hold it.
 const foldBins = 1 << 15
 
-// FoldBytes is the memory a Count holds to fold, in bytes, beside the name
-// hashes of a chunk: the counts of one group's bins.
+// FoldBytes is the memory in bytes a Count holds to fold, beside a chunk's name hashes.
+// It is the counts of one group's bins.
 const FoldBytes = 4 * foldBins
 
-// foldGroup is one group of partitionings by subscriber whose chunk counts
-// come from one binning by l.
+// foldGroup is one group of partitionings by subscriber.
+// Their chunk counts come from one binning by l.
 type foldGroup struct {
 	l     int
 	m     uint64 // Lemire's constant for % l
@@ -44,8 +45,7 @@ type foldPlan struct {
 	groups []foldGroup
 }
 
-// newFoldPlan groups the partitionings by subscriber for chunks of n
-// subscribers.
+// newFoldPlan groups the partitionings by subscriber for chunks of n subscribers.
 func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 	plan := new(foldPlan)
 	// The distinct worker counts above one, in increasing order, each with
@@ -72,12 +72,13 @@ func newFoldPlan(parts []Partitioning, n int) *foldPlan {
 	return plan
 }
 
-// underMultiples groups the worker counts ws, distinct and increasing,
-// each with its partitionings: each count, from the largest, joins the
-// group of the smallest larger count that it divides and that heads a
-// group of at most foldBins bins, or heads a group of its own. The groups
-// are returned from the smallest head. It costs O(min(len(ws), foldBins/w))
-// steps per count w.
+// underMultiples groups the worker counts ws, distinct and increasing, each
+// with its partitionings.
+// Each count, from the largest, joins the group of the smallest larger count it divides.
+// That count must head a group of at most foldBins bins.
+// Otherwise the count heads a group of its own.
+// The groups are returned from the smallest head.
+// underMultiples takes O(min(len(ws), foldBins/w)) steps per count w.
 func underMultiples(ws []int, byWorkers map[int][]int) []foldGroup {
 	head := make([]int, len(ws)) // the group ws[i] heads, or -1
 	var groups []foldGroup
@@ -114,8 +115,9 @@ func underMultiples(ws []int, byWorkers map[int][]int) []foldGroup {
 }
 
 // mergeNeighbours merges neighbouring groups, from the smallest, under the
-// least common multiple of theirs when it has at most foldBins bins and
-// binning chunks of n subscribers costs less so.
+// least common multiple of theirs.
+// It merges when that multiple has at most foldBins bins.
+// It merges only when binning chunks of n subscribers then costs less.
 func mergeNeighbours(groups []foldGroup, n int) []foldGroup {
 	var out []foldGroup
 	for _, g := range groups {
@@ -134,8 +136,8 @@ func mergeNeighbours(groups []foldGroup, n int) []foldGroup {
 	return out
 }
 
-// lcm returns the least common multiple of a and b, or foldBins+1 when it
-// is larger than foldBins.
+// lcm returns the least common multiple of a and b.
+// It returns foldBins+1 when that is larger than foldBins.
 func lcm(a, b int) int {
 	x, y := a, b
 	for y != 0 {
@@ -148,8 +150,9 @@ func lcm(a, b int) int {
 }
 
 // folds reports whether binning n hashes by l and folding costs less than
-// binning them once for each of the group's partitionings: n + l to bin
-// and clear, and l to fold into each partitioning, against n each.
+// binning them once per partitioning of the group.
+// Binning by l costs n + l, to bin and clear, plus l per partitioning to fold.
+// Binning directly costs n per partitioning.
 func (g *foldGroup) folds(n int) bool {
 	k := len(g.parts)
 	return n+(k+1)*g.l < k*n
@@ -163,10 +166,10 @@ func (g *foldGroup) cost(n int) int {
 	return len(g.parts) * n
 }
 
-// binNames adds the subscribers of a chunk, lo..hi-1, to the subscribers
-// per worker of every partitioning by subscriber. A plan of one group
-// that folds bins each name as it hashes it; any other plan makes the
-// chunk's hashes first and bins them group by group.
+// binNames adds the subscribers of a chunk, lo..hi-1, to the subscribers per
+// worker of every partitioning by subscriber.
+// A plan of one group that folds bins each name as it hashes it.
+// Any other plan makes the chunk's hashes first and bins them group by group.
 func (c *counter) binNames(lo, hi int) {
 	t, plan := c.t, c.fold
 	for _, p := range plan.ones {
@@ -200,9 +203,8 @@ func (c *counter) foldBins(l int) []uint32 {
 	return bins
 }
 
-// binGroup adds hashes to the subscribers per worker of the group's
-// partitionings: binned once by g.l and folded, or binned for each when
-// folding costs more.
+// binGroup adds hashes to the subscribers per worker of the group's partitionings.
+// It bins once by g.l and folds, or bins for each when folding costs more.
 func (c *counter) binGroup(g *foldGroup, hashes []uint32) {
 	if !g.folds(len(hashes)) {
 		for _, p := range g.parts {
@@ -226,8 +228,9 @@ func (c *counter) binGroup(g *foldGroup, hashes []uint32) {
 	g.fold(c.t, bins)
 }
 
-// binNameHashes adds to bins, g.l of them, the names of subscribers
-// lo..hi-1, each by its TraceID mod g.l, hashing them as appendNameHashes.
+// binNameHashes adds to bins the names of subscribers lo..hi-1.
+// There are g.l bins, and each name goes to its TraceID mod g.l.
+// It hashes the names as appendNameHashes does.
 func binNameHashes(bins []uint32, g *foldGroup, lo, hi int) {
 	var p namePrefix
 	p.set((lo + 1) / 10)
@@ -248,16 +251,16 @@ func binNameHashes(bins []uint32, g *foldGroup, lo, hi int) {
 	}
 }
 
-// fold adds bins, the chunk's subscribers per bin of g.l, to the
-// subscribers per worker of the group's partitionings.
+// fold adds bins, the chunk's subscribers per bin of g.l, to the subscribers
+// per worker of the group's partitionings.
 func (g *foldGroup) fold(t *Tally, bins []uint32) {
 	for _, p := range g.parts {
 		fold(t.workerSubs[p], bins)
 	}
 }
 
-// fold adds bins, the counts of a binning by a multiple of len(subs), to
-// subs: bin r to subs[r % len(subs)].
+// fold adds bins to subs, bin r to subs[r % len(subs)].
+// The bins come from a binning by a multiple of len(subs).
 func fold(subs []int64, bins []uint32) {
 	w := len(subs)
 	for base := 0; base < len(bins); base += w {

@@ -5,20 +5,21 @@ import (
 	"testing"
 )
 
-// foldSubscribers is the source BenchmarkFloorFold and BenchmarkCountFold
-// count: a tenth of the 10^9 subscribers of `--set
-// subscribers=1000000000 experiments/scale.yaml`, the same work per
-// subscriber, so that a run of 10^9 costs about ten times either.
+// foldSubscribers is the source BenchmarkFloorFold and BenchmarkCountFold count.
+// It is a tenth of the 10^9 subscribers of
+// `--set subscribers=1000000000 experiments/scale.yaml`.
+// The work per subscriber is the same.
+// So a run of 10^9 costs about ten times either benchmark.
 const foldSubscribers = 100_000_000
 
-// BenchmarkFloorFold is the floor of counting a fault-free source
-// partitioned by subscriber over scale.yaml's worker counts, on one core:
-// every name hashed once, binned once by 64, which every worker count
-// divides, and folded into each worker count's bins once at the end. Ten
-// names in a row share all but their last byte, and the digits before it
-// are counted up in place with the hash of each leading part kept, so a
-// name costs about one multiplication. No counting of these partitionings
-// can do less.
+// BenchmarkFloorFold is the floor of counting a fault-free source partitioned
+// by subscriber over scale.yaml's worker counts, on one core.
+// It hashes every name once and bins it once by 64, which every worker count divides.
+// It folds the bins into each worker count's bins once, at the end.
+// Ten names in a row share all but their last byte.
+// The digits before it are counted up in place, keeping the hash of each leading part.
+// So a name costs about one multiplication.
+// No counting of these partitionings can do less.
 func BenchmarkFloorFold(b *testing.B) {
 	for b.Loop() {
 		bins := floorBins(foldSubscribers)
@@ -35,8 +36,8 @@ func BenchmarkFloorFold(b *testing.B) {
 	b.ReportMetric(float64(foldSubscribers)*float64(b.N)/b.Elapsed().Seconds(), "subscribers/s")
 }
 
-// floorBins returns the subscribers of the first n names per bin of 64,
-// as BenchmarkFloorFold hashes and bins them.
+// floorBins returns the subscribers of the first n names per bin of 64.
+// It hashes and bins them as BenchmarkFloorFold does.
 func floorBins(n int) [64]int64 {
 	var bins [64]uint32
 	digits := [24]byte{'A', '0', '0'} // the prefix of the first ten names
@@ -76,8 +77,8 @@ func floorBins(n int) [64]int64 {
 	return out
 }
 
-// TestFloorBins holds the floor's binning to Count's, so that the floor
-// does the work it stands for.
+// TestFloorBins holds the floor's binning to Count's.
+// So the floor does the work it stands for.
 func TestFloorBins(t *testing.T) {
 	const n = 123_457
 	bins := floorBins(n)
@@ -89,9 +90,9 @@ func TestFloorBins(t *testing.T) {
 	}
 }
 
-// BenchmarkCountFold counts the source of BenchmarkFloorFold as a run does,
-// in tasks of 2^16 subscribers into one tally, on one core: to be compared
-// with BenchmarkFloorFold.
+// BenchmarkCountFold counts the source of BenchmarkFloorFold as a run does.
+// It counts in tasks of 2^16 subscribers into one tally, on one core.
+// Compare it with BenchmarkFloorFold.
 func BenchmarkCountFold(b *testing.B) {
 	src := Source{Seed: scaleSeed, Subscribers: foldSubscribers, Periods: scalePeriods}
 	var parts []Partitioning

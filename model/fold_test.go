@@ -25,10 +25,10 @@ func span(lo, hi int) []int {
 	return out
 }
 
-// TestFoldPlan checks how worker counts are grouped: under one common
-// multiple when it is small, under the smallest larger count each divides
-// when the common multiple is large, and binned directly when neither
-// pays.
+// TestFoldPlan checks how worker counts are grouped.
+// They go under one common multiple when it is small.
+// They go under the smallest larger count each divides when the common multiple is large.
+// They are binned directly when neither pays.
 func TestFoldPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -60,10 +60,10 @@ func TestFoldPlan(t *testing.T) {
 	}
 }
 
-// TestFoldPlanCovers checks on many worker sets that every partitioning
-// by subscriber over more than one worker is in exactly one group, under a
-// multiple of its worker count, and that a group of several counts has at
-// most foldBins bins.
+// TestFoldPlanCovers checks the fold plans of many worker sets.
+// Every partitioning by subscriber over more than one worker is in exactly one group.
+// That group is under a multiple of its worker count.
+// A group of several counts has at most foldBins bins.
 func TestFoldPlanCovers(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	sets := [][]int{span(1, 1024), span(1, 5000), span(30000, 40000)}
@@ -105,9 +105,10 @@ func TestFoldPlanCovers(t *testing.T) {
 	}
 }
 
-// TestCountFolds holds Count's subscribers per worker to the lesson's
-// Worker of every name, for worker sets that fold in one group, in many,
-// and not at all, over two chunks of names.
+// TestCountFolds holds Count's subscribers per worker to the lesson's Worker
+// of every name.
+// The worker sets fold in one group, in many, and not at all.
+// The names span two chunks.
 func TestCountFolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("bins 10^5 names into a thousand worker counts")

@@ -18,11 +18,12 @@ func (m Month) Year() int { return int(m) / 12 }
 // Number returns the month's number within its year, 1..12.
 func (m Month) Number() int { return int(m)%12 + 1 }
 
-// String writes the month as YYYY-MM, the lesson's period label.
+// String returns the month as YYYY-MM, the lesson's period label.
 func (m Month) String() string { return fmt.Sprintf("%04d-%02d", m.Year(), m.Number()) }
 
-// ParseMonth reads a YYYY-MM label. The year must have four digits and the
-// month two, so that every label has exactly one spelling.
+// ParseMonth reads a YYYY-MM label.
+// The year must have four digits and the month two.
+// So every label has exactly one spelling.
 func ParseMonth(s string) (Month, error) {
 	if len(s) != 7 || s[4] != '-' {
 		return 0, fmt.Errorf("%q is not a month (want YYYY-MM)", s)

@@ -2,11 +2,12 @@ package model
 
 import "strconv"
 
-// namePrefix is the prefix of ten subscriber names in a row: "A", then the
-// tens of their numbers i+1 in at least two digits, each name being the
-// prefix and the last digit of its number. Counted up in place, with the
-// hash of each leading part of it kept, the next ten's prefix costs one
-// multiplication per digit that changed: about one per ten names.
+// namePrefix is the prefix shared by ten subscriber names in a row.
+// It is "A", then the tens of their numbers i+1 in at least two digits.
+// Each name is the prefix and the last digit of its number.
+// The prefix is counted up in place, keeping the hash of each leading part.
+// So the next ten's prefix costs one multiplication per digit that changed.
+// That is about one per ten names.
 type namePrefix struct {
 	digits [24]byte // "A" and the tens; digits[:n] in use, but for the last, which is last
 	n      int
@@ -29,12 +30,12 @@ func (p *namePrefix) set(tens int) {
 	p.rehash(0)
 }
 
-// hash returns the hash of the prefix: TraceID of a name is
-// (p.hash() ^ its last digit) * 16777619.
+// hash returns the hash of the prefix.
+// A name's TraceID is (p.hash() ^ its last digit) * 16777619.
 func (p *namePrefix) hash() uint32 { return p.h }
 
-// next makes p the prefix of the next ten names. It inlines: nine times
-// in ten only the last digit changes.
+// next makes p the prefix of the next ten names.
+// It inlines, since nine times in ten only the last digit changes.
 func (p *namePrefix) next() {
 	if p.last != '9' {
 		p.last++

@@ -38,8 +38,9 @@ func ParsePartitionKey(s string) (PartitionKey, bool) {
 	return 0, false
 }
 
-// TraceID is the lesson's trace_id: 32-bit FNV-1a over the value's text.
-// The lesson hashes code points; every value here is ASCII, so bytes are code points.
+// TraceID is the lesson's trace_id, 32-bit FNV-1a over the value's text.
+// The lesson hashes code points.
+// Every value here is ASCII, so bytes are code points.
 func TraceID(s string) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(s); i++ {
@@ -49,7 +50,7 @@ func TraceID(s string) uint32 {
 }
 
 // Worker returns the worker, 0..workers-1, that the lesson's distribute assigns
-// to a row whose partition field has the given value.
+// to a row with the given partition value.
 func Worker(value string, workers int) int {
 	return int(TraceID(value) % uint32(workers))
 }

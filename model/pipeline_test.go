@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// faultSource is the fault case of testdata/reference.py: seed 7, 30
-// subscribers, 14 periods from 2025-11 (crossing a year), 25 missing and 40
-// duplicates draws.
+// faultSource is the fault case of testdata/reference.py.
+// It has seed 7, 30 subscribers and 14 periods from 2025-11, crossing a year.
+// It has 25 missing and 40 duplicates draws.
 var faultSource = Source{Seed: 7, Subscribers: 30, Periods: 14, Start: NewMonth(2025, 11), Missing: 25, Duplicates: 40}
 
 func TestPipelineWithFaults(t *testing.T) {
@@ -33,9 +33,9 @@ func TestPipelineWithFaults(t *testing.T) {
 	}
 }
 
-// TestMissingIndexDropsItsRowAndSuccessor follows one record through the
-// stages: without its index it is screened out, and the next period's record
-// loses the previous reading it needs.
+// TestMissingIndexDropsItsRowAndSuccessor follows one record through the stages.
+// Without its index it is screened out.
+// The next period's record then loses the previous reading it needs.
 func TestMissingIndexDropsItsRowAndSuccessor(t *testing.T) {
 	src := Source{Seed: 1, Subscribers: 2, Periods: 5, Start: NewMonth(2026, 1)}
 	recs := src.Generate()
@@ -57,8 +57,8 @@ func TestMissingIndexDropsItsRowAndSuccessor(t *testing.T) {
 	}
 }
 
-// TestDuplicateIsDeduped checks that a copy is removed by the dedupe stage and
-// changes nothing downstream.
+// TestDuplicateIsDeduped checks that the dedupe stage removes a copy.
+// The copy changes nothing downstream.
 func TestDuplicateIsDeduped(t *testing.T) {
 	src := Source{Seed: 1, Subscribers: 2, Periods: 5, Start: NewMonth(2026, 1)}
 	clean, _ := src.Pipeline()
@@ -90,9 +90,9 @@ func TestFaultsDrawnTwiceStayMissing(t *testing.T) {
 	}
 }
 
-// TestScanMatchesPipeline checks that streaming subscriber by subscriber,
-// in any split of the source, gives the rows and drops of the whole-list
-// pipeline.
+// TestScanMatchesPipeline checks streaming subscriber by subscriber against
+// the whole-list pipeline.
+// In any split of the source, it must give the same rows and drops.
 func TestScanMatchesPipeline(t *testing.T) {
 	sources := []Source{
 		faultSource,

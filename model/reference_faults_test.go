@@ -3,8 +3,9 @@ package model
 import "slices"
 
 // Faults are the record indexes that the missing and duplicates faults of
-// the model (docs/design.md#the-model) drew. A record index g counts records in generation order:
-// g = i*P + j for subscriber i and period j.
+// the model drew (docs/design.md#the-model).
+// A record index g counts records in generation order.
+// It is g = i*P + j for subscriber i and period j.
 type Faults struct {
 	// Missing lists, sorted and distinct, the records that lost their index
 	// field. A record drawn twice stays without it.
@@ -14,11 +15,12 @@ type Faults struct {
 	Duplicated []int64
 }
 
-// Faults draws the source's faults: missing times g = int(r()*N·P) with
-// r = rng(seed + 104729), then duplicates times with r = rng(seed + 7919).
-// Its size grows with the number of draws, not with the source: the
-// reference Scan and Pipeline use it; Count redraws instead (count.go), or
-// reads a FaultIndex (fault_index.go).
+// Faults draws the source's faults.
+// It draws missing times g = int(r()*N·P) with r = rng(seed + 104729).
+// Then it draws duplicates times with r = rng(seed + 7919).
+// Its size grows with the number of draws, not with the source.
+// The reference Scan and Pipeline use it.
+// Count draws again instead (count.go), or reads a FaultIndex (fault_index.go).
 func (s Source) Faults() Faults {
 	n := float64(int64(s.Subscribers) * int64(s.Periods))
 	var f Faults
@@ -48,8 +50,8 @@ func (f Faults) Window(lo, hi int64) Faults {
 	return Faults{Missing: window(f.Missing, lo, hi), Duplicated: window(f.Duplicated, lo, hi)}
 }
 
-// split returns the faults of the records before end, and the rest. Scan
-// uses it to hand each subscriber its faults in turn.
+// split returns the faults of the records before end, and the rest.
+// Scan uses it to hand each subscriber its faults in turn.
 func (f Faults) split(end int64) (before, rest Faults) {
 	m := below(f.Missing, end)
 	d := below(f.Duplicated, end)
@@ -60,9 +62,9 @@ func (f Faults) split(end int64) (before, rest Faults) {
 // empty reports whether no fault was drawn.
 func (f Faults) empty() bool { return len(f.Missing) == 0 && len(f.Duplicated) == 0 }
 
-// below returns how many leading elements of sorted are less than end. It
-// counts from the front, as split is called with an end just past the few
-// faults of one subscriber.
+// below returns how many leading elements of sorted are less than end.
+// It counts from the front.
+// split calls it with an end just past the few faults of one subscriber.
 func below(sorted []int64, end int64) int {
 	n := 0
 	for n < len(sorted) && sorted[n] < end {
@@ -77,10 +79,11 @@ func window(sorted []int64, lo, hi int64) []int64 {
 	return sorted[a:b]
 }
 
-// Apply applies the faults to records in generation order whose first
-// record has record index base: it removes the index field of each missing
-// record, then follows each record with as many copies of itself as it was
-// drawn for duplication. It appends the result to dst and returns it.
+// Apply applies the faults to records in generation order.
+// The first record has record index base.
+// Apply removes the index field of each missing record.
+// Then it follows each record with a copy for each time it was drawn for duplication.
+// It appends the result to dst and returns it.
 // f must hold only the faults of the records given (see Window).
 func (f Faults) Apply(dst, records []Record, base int64) []Record {
 	miss, dup := f.Missing, f.Duplicated

@@ -1,8 +1,8 @@
 package model
 
-// Pipeline returns the stream rows of a whole source, the lesson's rows():
-// generate_source, the faults, s1_screen, s2_dedupe, s3_consumption. It
-// holds the whole source in memory; Scan streams it instead.
+// Pipeline returns the stream rows of a whole source, the lesson's rows().
+// It runs generate_source, the faults, s1_screen, s2_dedupe and s3_consumption.
+// It holds the whole source in memory. Scan streams it instead.
 func (s Source) Pipeline() ([]Row, Drops) {
 	var st Stages
 	recs := s.Faults().Apply(nil, s.Generate(), 0)
@@ -17,16 +17,17 @@ func (s Source) Pipeline() ([]Row, Drops) {
 	return rows, d
 }
 
-// Scan streams subscribers lo..hi-1 through generation, faults and the three
-// stages, one subscriber at a time, and calls visit with each subscriber's
-// stream rows. The rows slice is reused after visit returns. Memory is
-// O(periods), whatever the number of subscribers. faults must be the whole
-// source's faults (Source.Faults) or a Window covering the scanned records.
+// Scan streams subscribers lo..hi-1 through generation, faults and the three stages.
+// It takes one subscriber at a time and calls visit with its stream rows.
+// The rows slice is reused after visit returns.
+// Memory is O(periods), whatever the number of subscribers.
+// faults must be the whole source's faults (Source.Faults).
+// It may also be a Window covering the scanned records.
 //
-// Faults are rare, so most subscribers have none: their records would pass
-// Screen and Dedupe unchanged, and Scan pairs them into rows directly
-// (cleanRows) instead of copying them through the stages. A subscriber with
-// a fault goes through Apply and the stages, the reference semantics.
+// Faults are rare, so most subscribers have none.
+// Their records would pass Screen and Dedupe unchanged.
+// So Scan pairs them into rows directly (cleanRows), without the stages.
+// A subscriber with a fault goes through Apply and the stages, the reference semantics.
 func (s Source) Scan(lo, hi int, faults Faults, visit func(i int, sub Subscriber, rows []Row)) Drops {
 	var (
 		st   Stages

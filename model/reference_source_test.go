@@ -12,8 +12,8 @@ type Subscriber struct {
 	Start  int // meter index before the first period
 }
 
-// SubscriberName returns the lesson's name of subscriber i (0-based): A%03d
-// of i+1, so A001, ..., A999, A1000, ...
+// SubscriberName returns the lesson's name of subscriber i, 0-based.
+// It is A%03d of i+1, so A001, ..., A999, A1000, ...
 func SubscriberName(i int) string { return fmt.Sprintf("A%03d", i+1) }
 
 // Subscriber draws subscriber i (0-based) as the lesson's SUBSCRIBERS does.
@@ -25,9 +25,10 @@ func (s Source) Subscriber(i int) Subscriber {
 	return Subscriber{Region: region, Type: typ, Start: start}
 }
 
-// Record is one meter reading of the generated source. The lesson's record
-// also carries region, type and unit; they follow from the subscriber and
-// never change, so a Record names the subscriber by index instead.
+// Record is one meter reading of the generated source.
+// The lesson's record also carries region, type and unit.
+// They follow from the subscriber and never change.
+// So a Record names the subscriber by index instead.
 type Record struct {
 	Subscriber int   // 0-based subscriber index
 	Period     int   // 0-based period index
@@ -35,9 +36,10 @@ type Record struct {
 	HasIndex   bool  // false once the missing fault removed the index field
 }
 
-// AppendRecords appends the records of subscriber i, period by period, as
-// the lesson's generate_source makes them: the index grows from the
-// subscriber's start by 4 + int(r()*46), r = rng(seed + 101*i + 7*j).
+// AppendRecords appends the records of subscriber i, period by period.
+// It makes them as the lesson's generate_source does.
+// The index grows from the subscriber's start by 4 + int(r()*46).
+// Here r = rng(seed + 101*i + 7*j).
 func (s Source) AppendRecords(dst []Record, i int, sub Subscriber) []Record {
 	e := int64(sub.Start)
 	base := uint64(s.Seed) + 101*uint64(i)
@@ -49,9 +51,9 @@ func (s Source) AppendRecords(dst []Record, i int, sub Subscriber) []Record {
 	return dst
 }
 
-// Generate returns every record of the source in generation order
-// (subscriber-major, period-minor), without faults: generate_source.
-// It holds N·P records; Scan streams the same records instead.
+// Generate returns every record of the source in generation order, without faults.
+// The order is subscriber-major, period-minor, as in generate_source.
+// It holds N·P records. Scan streams the same records instead.
 func (s Source) Generate() []Record {
 	out := make([]Record, 0, s.Subscribers*s.Periods)
 	for i := 0; i < s.Subscribers; i++ {

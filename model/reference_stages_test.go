@@ -1,29 +1,32 @@
 package model
 
-// Row is one row of the stream: a subscriber's consumption in a period, the
-// output of the lesson's s3_consumption.
+// Row is one row of the stream, a subscriber's consumption in a period.
+// It is the output of the lesson's s3_consumption.
 type Row struct {
 	Subscriber int
 	Period     int
 	M3         int64
 }
 
-// Stages runs the lesson's three pipeline stages. It holds scratch space so
-// that a long stream can be run through it subscriber by subscriber without
-// allocating; the zero value is ready to use.
+// Stages runs the lesson's three pipeline stages.
+// It holds scratch space, so a long stream runs through it subscriber by
+// subscriber without allocating.
+// The zero value is ready to use.
 //
-// Records must come in generation order, as Generate, AppendRecords and
-// Faults.Apply give them: every subscriber's records together. The stages
-// then keep their (subscriber, period) sets per subscriber instead of in one
-// map, with the same result as the lesson's.
+// Records must come in generation order, every subscriber's records together.
+// Generate, AppendRecords and Faults.Apply give them so.
+// The stages then keep their (subscriber, period) sets per subscriber, not in one map.
+// The result is the same as the lesson's.
 type Stages struct {
 	seen    []bool
 	present []bool
 }
 
-// Screen is the lesson's s1_screen: it keeps the records that have every
-// required field (only the index field can be missing) and returns them with
-// the number dropped. It reuses the storage of records.
+// Screen is the lesson's s1_screen.
+// It keeps the records that have every required field.
+// Only the index field can be missing.
+// It returns them with the number dropped.
+// It reuses the storage of records.
 func (st *Stages) Screen(records []Record) ([]Record, int) {
 	keep := records[:0]
 	for _, r := range records {
@@ -34,8 +37,9 @@ func (st *Stages) Screen(records []Record) ([]Record, int) {
 	return keep, len(records) - len(keep)
 }
 
-// Dedupe is the lesson's s2_dedupe: it keeps the first record of every
-// (subscriber, period) key. It reuses the storage of records.
+// Dedupe is the lesson's s2_dedupe.
+// It keeps the first record of every (subscriber, period) key.
+// It reuses the storage of records.
 func (st *Stages) Dedupe(records []Record, periods int) ([]Record, int) {
 	keep := records[:0]
 	st.seen = resetBools(st.seen, periods)
@@ -54,10 +58,11 @@ func (st *Stages) Dedupe(records []Record, periods int) ([]Record, int) {
 	return keep, len(records) - len(keep)
 }
 
-// Consumption is the lesson's s3_consumption: every record but those of the
-// first period becomes a row with the consumption since the previous
-// period, if the previous period's record is there; otherwise it is
-// dropped. Rows are appended to dst. Records must be deduplicated.
+// Consumption is the lesson's s3_consumption.
+// Every record but those of the first period becomes a row.
+// The row holds the consumption since the previous period, if that period's record is there.
+// Otherwise the record is dropped.
+// Rows are appended to dst. Records must be deduplicated.
 func (st *Stages) Consumption(dst []Row, records []Record, periods int) ([]Row, int) {
 	st.present = resetBools(st.present, periods)
 	dropped := 0
@@ -89,11 +94,12 @@ func (st *Stages) Consumption(dst []Row, records []Record, periods int) ([]Row, 
 }
 
 // cleanRows appends the rows the three stages make of one subscriber's
-// records when no fault touched them, and returns dst. Such records, one per
-// period in period order and each with its index, pass Screen and Dedupe
-// unchanged, and Consumption pairs every record but the first period's with
-// the one before it. TestScanMatchesPipeline holds this shortcut to the
-// stages.
+// records when no fault touched them.
+// It returns dst.
+// Such records come one per period, in period order, each with its index.
+// They pass Screen and Dedupe unchanged.
+// Consumption pairs every record but the first period's with the one before it.
+// TestScanMatchesPipeline holds this shortcut to the stages.
 func cleanRows(dst []Row, records []Record) []Row {
 	for g := 1; g < len(records); g++ {
 		r := records[g]

@@ -2,8 +2,9 @@ package model
 
 import "testing"
 
-// The scale of experiments/scale.yaml: a million subscribers over 120
-// periods, partitioned by subscriber over each of its worker counts.
+// The scale of experiments/scale.yaml.
+// It is a million subscribers over 120 periods.
+// They are partitioned by subscriber over each of its worker counts.
 const (
 	scaleSeed        = 20260218
 	scaleSubscribers = 1_000_000
@@ -14,11 +15,12 @@ var scaleWorkers = []int{1, 2, 4, 8, 16, 32, 64}
 
 var sink uint64
 
-// BenchmarkFloorDraw draws every random number a source of the scale
-// experiment consists of, on one core, and nothing else: three draws per
-// subscriber from rng(seed + 37*i) and one per record from
-// rng(seed + 101*i + 7*j). No implementation of the model (docs/design.md#the-model) can do less, so its
-// time is the floor the whole run is measured against.
+// BenchmarkFloorDraw draws every random number a source of the scale experiment
+// consists of, on one core, and nothing else.
+// That is three draws per subscriber from rng(seed + 37*i).
+// It is one draw per record from rng(seed + 101*i + 7*j).
+// No implementation of the model (docs/design.md#the-model) can do less.
+// So its time is the floor the whole run is measured against.
 func BenchmarkFloorDraw(b *testing.B) {
 	for b.Loop() {
 		var sum uint64
@@ -35,9 +37,9 @@ func BenchmarkFloorDraw(b *testing.B) {
 	b.ReportMetric(float64(scaleSubscribers*scalePeriods)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
 
-// BenchmarkScan streams a source of the scale experiment through
-// generation, the stages and the tally of every worker count, on one core:
-// the per-record work of a run, to be compared with BenchmarkFloorDraw.
+// BenchmarkScan streams a source of the scale experiment on one core.
+// It runs generation, the stages and the tally of every worker count.
+// That is the per-record work of a run. Compare it with BenchmarkFloorDraw.
 func BenchmarkScan(b *testing.B) {
 	benchmarks := []struct {
 		name string
@@ -66,8 +68,8 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// BenchmarkCount counts the same sources as BenchmarkScan, as a run does:
-// to be compared with BenchmarkFloorDraw and BenchmarkScan.
+// BenchmarkCount counts the same sources as BenchmarkScan, as a run does.
+// Compare it with BenchmarkFloorDraw and BenchmarkScan.
 func BenchmarkCount(b *testing.B) {
 	var parts []Partitioning
 	for _, w := range scaleWorkers {

@@ -5,22 +5,25 @@ import (
 	"slices"
 )
 
-// Partitioning is one way to split the stream over workers: by the value of
-// Key, into Workers partitions, as the lesson's distribute does.
+// Partitioning is one way to split the stream over workers.
+// Rows go by the value of Key into Workers partitions, as the lesson's
+// distribute does.
 type Partitioning struct {
 	Key     PartitionKey
 	Workers int
 }
 
-// Tally counts the stream rows of some subscribers of a source, per period,
-// for the whole stream and for every worker of every partitioning.
+// Tally counts the stream rows of some subscribers of a source, per period.
+// It counts them for the whole stream and for every worker of every partitioning.
 //
-// It stores what the rows follow from rather than the rows: a subscriber
-// no fault touched has one row in every period but the first, all on the
-// worker of its key, so a worker costs one count of its subscribers; only
-// the rows that faults removed are kept per period, and only for the
-// workers faults touched. Its size is O(periods × touched workers + total
-// workers), whatever the number of subscribers.
+// It stores what the rows follow from, not the rows.
+// A subscriber no fault touched has one row in every period but the first.
+// All its rows are on the worker of its key.
+// So a worker costs one count of its subscribers.
+// Only the rows that faults removed are kept per period.
+// They are kept only for the workers faults touched.
+// A Tally's size is O(periods × touched workers + total workers),
+// whatever the number of subscribers.
 type Tally struct {
 	periods int
 	parts   []Partitioning
@@ -52,8 +55,8 @@ func (t *Tally) Periods() int { return t.periods }
 // Partitionings returns the partitionings the tally counts for.
 func (t *Tally) Partitionings() []Partitioning { return slices.Clone(t.parts) }
 
-// addLost records that faults removed subscriber rows from the given
-// periods (each j >= 1) of a subscriber that workers[p] holds.
+// addLost records the rows faults removed from a subscriber that workers[p] holds.
+// periods lists the periods that lost a row, each j >= 1.
 func (t *Tally) addLost(workers []int32, periods []int) {
 	for _, j := range periods {
 		t.lost[j]++
@@ -66,8 +69,8 @@ func (t *Tally) addLost(workers []int32, periods []int) {
 	}
 }
 
-// lostOf returns the rows per period that faults removed from worker w of
-// partitioning p, made empty on the worker's first fault.
+// lostOf returns the rows per period faults removed from worker w of partitioning p.
+// It makes them empty on the worker's first fault.
 func (t *Tally) lostOf(p int, w int32) []int64 {
 	m := t.workerLost[p]
 	if m == nil {
@@ -82,10 +85,11 @@ func (t *Tally) lostOf(p int, w int32) []int64 {
 	return c
 }
 
-// Merge adds o's counts to t. Both must have the same periods and
-// partitionings. Counts are integers, so the order of merges never changes
-// the result. A sum that would overflow an int64 is an error, and t is then
-// left unchanged: tallies read from files may hold any count.
+// Merge adds o's counts to t.
+// Both must have the same periods and partitionings.
+// Counts are integers, so the order of merges never changes the result.
+// A sum that would overflow an int64 is an error, and t is then left unchanged.
+// Tallies read from files may hold any count.
 func (t *Tally) Merge(o *Tally) error {
 	if !t.canMerge(o) {
 		return errOverflow
@@ -124,9 +128,9 @@ func (t *Tally) Rows() int64 {
 	return n
 }
 
-// rowsPerPeriod returns the rows per period of subs subscribers from whose
-// rows faults removed lost[j] in period j: one row each in every period but
-// the first, less the lost ones.
+// rowsPerPeriod returns the rows per period of subs subscribers.
+// Faults removed lost[j] of their rows in period j.
+// Each subscriber has one row in every period but the first, less the lost ones.
 func rowsPerPeriod(subs int64, lost []int64) []int64 {
 	out := make([]int64, len(lost))
 	for j := 1; j < len(out); j++ {
@@ -135,9 +139,10 @@ func rowsPerPeriod(subs int64, lost []int64) []int64 {
 	return out
 }
 
-// Workers returns, for partitioning p (an index into the partitionings the
-// tally was made with), every worker's rows per period. It is
-// O(workers × periods); WorkerSet answers the recovery without it.
+// Workers returns every worker's rows per period for partitioning p.
+// p is an index into the partitionings the tally was made with.
+// Workers takes O(workers × periods) steps.
+// WorkerSet answers the recovery without it.
 func (t *Tally) Workers(p int) [][]int64 {
 	out := make([][]int64, t.parts[p].Workers)
 	none := make([]int64, t.periods)
@@ -151,8 +156,8 @@ func (t *Tally) Workers(p int) [][]int64 {
 	return out
 }
 
-// WorkerSet returns the recovery of every worker of partitioning p, in
-// O(workers + periods × touched workers).
+// WorkerSet returns the recovery of every worker of partitioning p.
+// It takes O(workers + periods × touched workers) steps.
 func (t *Tally) WorkerSet(p int) WorkerSet {
 	var ws WorkerSet
 	lost := t.workerLost[p]

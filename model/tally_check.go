@@ -9,23 +9,25 @@ import (
 // Subscribers returns the number of subscribers the tally counts.
 func (t *Tally) Subscribers() int64 { return t.subs }
 
-// Check reports the first count of t that no counting of subscribers
-// subscribers of a source with the given fault draws (Source.Missing,
-// Source.Duplicates) can give. A tally read from a file (a shard's) is
-// checked so before it is merged: its checksum proves it was not damaged,
-// not that its counts mean anything.
+// Check reports the first count of t that no counting can give.
+// The counting is of the given number of subscribers of a source with the
+// given fault draws, Source.Missing and Source.Duplicates.
+// A tally read from a file, such as a shard's, is checked before it is merged.
+// Its checksum proves it was not damaged, not that its counts mean anything.
 //
-// What counting gives, and Check holds the tally to:
-//   - every count is >= 0, and the tally counts exactly subscribers;
-//   - each partitioning's workers hold those subscribers, no more, no less;
-//   - no row is lost in the first period (it has none), a period loses at
-//     most one row per subscriber, and each missing record loses at most
-//     its own row and the next period's: in all at most 2 × missing;
-//   - each partitioning's workers lose, period by period, exactly the rows
-//     the stream loses, and a worker no more than its own subscribers;
-//   - the screened records are at most the draws of both faults, the
-//     deduplicated ones at most the duplicate draws, the unpaired ones at
-//     most the missing draws.
+// Counting gives the following, and Check holds the tally to it.
+//   - Every count is >= 0, and the tally counts exactly subscribers.
+//   - Each partitioning's workers hold those subscribers, no more, no less.
+//   - No row is lost in the first period, which has none.
+//   - A period loses at most one row per subscriber.
+//   - Each missing record loses at most its own row and the next period's,
+//     so at most 2 × missing in all.
+//   - Each partitioning's workers lose exactly the rows the stream loses,
+//     period by period.
+//   - A worker loses no more rows in a period than it holds subscribers.
+//   - The screened records are at most the draws of both faults.
+//   - The deduplicated records are at most the duplicate draws.
+//   - The unpaired records are at most the missing draws.
 func (t *Tally) Check(subscribers int64, missing, duplicates int) error {
 	if t.subs != subscribers {
 		return fmt.Errorf("it counts %d subscribers where its pieces cover %d", t.subs, subscribers)
@@ -74,8 +76,8 @@ func (t *Tally) checkLost(missing int) error {
 	return nil
 }
 
-// checkWorkers checks the counts of partitioning p: its workers'
-// subscribers and lost rows.
+// checkWorkers checks the counts of partitioning p.
+// These are its workers' subscribers and lost rows.
 func (t *Tally) checkWorkers(p int, part Partitioning) error {
 	left := t.subs // subscribers not yet held by a worker: never below 0, so no overflow
 	for w, n := range t.workerSubs[p] {
@@ -113,9 +115,8 @@ func addOK(a, b int64) bool {
 	return b <= 0 || a <= math.MaxInt64-b
 }
 
-// canMerge reports whether every sum Merge forms of t's and o's counts
-// fits an int64. Counts are >= 0 (Check), so only overflow upward is
-// possible.
+// canMerge reports whether every sum Merge forms of t's and o's counts fits an int64.
+// Counts are >= 0 (Check), so only overflow upward is possible.
 func (t *Tally) canMerge(o *Tally) bool {
 	ok := addOK(t.subs, o.subs) && addOK(t.drops.Screened, o.drops.Screened) &&
 		addOK(t.drops.Deduped, o.drops.Deduped) && addOK(t.drops.Unpaired, o.drops.Unpaired)

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestCheckAcceptsCounts checks that every tally counting gives passes
-// Check, for pieces of sources with heavy faults: Check must never refuse
-// an honest shard.
+// TestCheckAcceptsCounts checks that every tally counting gives passes Check.
+// The tallies are of pieces of sources with heavy faults.
+// Check must never refuse an honest shard.
 func TestCheckAcceptsCounts(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 3}, {ByRegion, 4}, {ByType, 2}}
 	sources := []Source{
@@ -32,8 +32,8 @@ func TestCheckAcceptsCounts(t *testing.T) {
 	}
 }
 
-// TestCheckRefusesCounts checks each count Check refuses, on a tally
-// edited after counting.
+// TestCheckRefusesCounts checks each count Check refuses.
+// The tally is edited after counting.
 func TestCheckRefusesCounts(t *testing.T) {
 	src := Source{Seed: 5, Subscribers: 97, Periods: 9, Missing: 40, Duplicates: 40}
 	parts := []Partitioning{{BySubscriber, 3}, {ByRegion, 4}}
@@ -74,8 +74,8 @@ func TestCheckRefusesCounts(t *testing.T) {
 	}
 }
 
-// TestMergeRefusesOverflow checks that a sum past an int64 is an error
-// and leaves the tally as it was.
+// TestMergeRefusesOverflow checks that a sum past an int64 is an error.
+// The tally is left as it was.
 func TestMergeRefusesOverflow(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 2}}
 	a, b := NewTally(3, parts), NewTally(3, parts)

@@ -8,12 +8,13 @@ import (
 	"slices"
 )
 
-// A tally's binary encoding lets the counts of part of a source be stored
-// and merged later, by another process: exact (every count as written),
-// versioned, and checked on the way in.
+// A tally's binary encoding stores the counts of part of a source.
+// Another process may merge them later.
+// The encoding is exact, every count as written.
+// It is versioned, and checked on the way in.
 //
-// Version 1, after the magic "CKTY" and the version byte; u is an unsigned
-// varint, s a signed one (encoding/binary):
+// Version 1 follows the magic "CKTY" and the version byte.
+// Below, u is an unsigned varint and s a signed one (encoding/binary).
 //
 //	u periods, u partitionings, then per partitioning: 1 byte key, u workers
 //	s subscribers, s lost rows per period (periods values)
@@ -26,7 +27,7 @@ const (
 	tallyVersion = 1
 )
 
-// MarshalBinary encodes the tally, the same bytes for the same counts.
+// MarshalBinary encodes the tally. The same counts give the same bytes.
 func (t *Tally) MarshalBinary() ([]byte, error) {
 	b := append([]byte(tallyMagic), tallyVersion)
 	b = binary.AppendUvarint(b, uint64(t.periods))
@@ -57,10 +58,11 @@ func appendVarints(b []byte, values []int64) []byte {
 	return b
 }
 
-// UnmarshalBinary restores a tally that MarshalBinary encoded: its periods,
-// partitionings and every count. Input that is truncated, corrupt, of
-// another version or followed by extra bytes is an error, and t is then
-// left unchanged.
+// UnmarshalBinary restores a tally that MarshalBinary encoded.
+// It restores the periods, the partitionings and every count.
+// Input that is truncated, corrupt, of another version or followed by extra
+// bytes is an error.
+// t is then left unchanged.
 func (t *Tally) UnmarshalBinary(data []byte) error {
 	d := decoder{data: data}
 	if len(data) < len(tallyMagic)+1 || string(data[:len(tallyMagic)]) != tallyMagic {

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// codecTallies returns tallies to encode: empty, clean, with faults on
-// every key, and with extreme counts.
+// codecTallies returns tallies to encode.
+// They are empty, clean, with faults on every key, and with extreme counts.
 func codecTallies() []*Tally {
 	var out []*Tally
 	out = append(out, NewTally(0, nil), NewTally(12, nil))
@@ -49,8 +49,8 @@ func TestTallyCodecRoundTrip(t *testing.T) {
 	}
 }
 
-// TestTallyCodecRejects checks that every truncation, a changed version,
-// a trailing byte and corrupt fields are errors, not panics or tallies.
+// TestTallyCodecRejects checks that bad input is an error, not a panic or a tally.
+// Bad input is every truncation, a changed version, a trailing byte and corrupt fields.
 func TestTallyCodecRejects(t *testing.T) {
 	b, _ := codecTallies()[3].MarshalBinary()
 	for n := range len(b) {
@@ -80,8 +80,9 @@ func TestTallyCodecRejects(t *testing.T) {
 	}
 }
 
-// FuzzTallyUnmarshal checks that no input panics and that whatever decodes
-// encodes back to the same bytes: the encoding is canonical.
+// FuzzTallyUnmarshal checks that no input panics.
+// It checks that whatever decodes encodes back to the same bytes.
+// So the encoding is canonical.
 func FuzzTallyUnmarshal(f *testing.F) {
 	for _, t := range codecTallies() {
 		b, _ := t.MarshalBinary()

@@ -12,9 +12,9 @@ func tallyOf(src Source, parts []Partitioning) *Tally {
 	return t
 }
 
-// TestPartitionedCounts checks rows per worker and the busiest worker's
-// recovery against testdata/reference.py, which partitions the fault
-// source's rows with the lesson's distribute.
+// TestPartitionedCounts checks rows per worker and the busiest worker's recovery.
+// It checks them against testdata/reference.py.
+// That script partitions the fault source's rows with the lesson's distribute.
 func TestPartitionedCounts(t *testing.T) {
 	parts := []Partitioning{{BySubscriber, 4}, {ByRegion, 3}, {ByType, 2}, {BySubscriber, 7}}
 	tally := tallyOf(faultSource, parts)
@@ -55,8 +55,9 @@ func TestPartitionedCounts(t *testing.T) {
 	}
 }
 
-// TestTallyMergeMatchesOneScan checks that tallies of parts of a source,
-// merged, equal the tally of the whole: the ground for parallel scans.
+// TestTallyMergeMatchesOneScan checks that merged tallies of parts of a source
+// equal the tally of the whole.
+// Parallel scans rest on this.
 func TestTallyMergeMatchesOneScan(t *testing.T) {
 	src := Source{Seed: 5, Subscribers: 97, Periods: 9, Missing: 40, Duplicates: 40}
 	parts := []Partitioning{{BySubscriber, 3}, {ByRegion, 4}}
@@ -78,7 +79,8 @@ func TestTallyMergeMatchesOneScan(t *testing.T) {
 }
 
 // TestRecoveryMatchesRowScan checks the prefix-sum recovery against the
-// lesson's definition, a count over the rows, at every failure and interval.
+// lesson's definition, a count over the rows.
+// It checks every failure and interval.
 func TestRecoveryMatchesRowScan(t *testing.T) {
 	rows, _ := faultSource.Pipeline()
 	rec := NewRecovery(tallyOf(faultSource, nil).Stream())

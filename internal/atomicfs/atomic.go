@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 )
 
-// WriteFile writes a file atomically: write fills a temporary file in the
-// same folder, which is synced and renamed over path only when write
-// succeeded. Readers see the old file or the new one, never a part; on any
-// error the temporary file is removed and the old file stays.
+// WriteFile writes a file atomically.
+// write fills a temporary file in the same folder.
+// The file is synced and renamed over path only when write succeeded.
+// Readers see the old file or the new one, never a part.
+// On any error the temporary file is removed and the old file stays.
 func WriteFile(path string, write func(w *bufio.Writer) error) error {
 	var b batch
 	defer b.discard()
@@ -21,9 +22,9 @@ func WriteFile(path string, write func(w *bufio.Writer) error) error {
 	return b.commit()
 }
 
-// A batch writes several files to temporary names in their folders and
-// renames them into place together, once every one of them is complete: an
-// interrupted batch leaves all the previous files as they were.
+// A batch writes several files to temporary names in their folders.
+// It renames them into place together, once every one of them is complete.
+// An interrupted batch leaves all the previous files as they were.
 type batch struct {
 	tmps, finals []string
 }
@@ -67,8 +68,8 @@ func (b *batch) add(path string, write func(w *bufio.Writer) error) (err error) 
 	return nil
 }
 
-// commit renames every file of the batch into place and syncs their
-// folders, so that the renames survive a crash.
+// commit renames every file of the batch into place and syncs their folders.
+// So the renames survive a crash.
 func (b *batch) commit() error {
 	if err := temps.rename(b.tmps, b.finals); err != nil {
 		return err

@@ -6,25 +6,27 @@ import (
 	"sync"
 )
 
-// ErrInterrupted is returned by a write or check that RemoveTemporaries
-// stopped: its temporary files are gone and nothing was renamed into place.
+// ErrInterrupted is returned by a write or check that RemoveTemporaries stopped.
+// Its temporary files are gone, and nothing was renamed into place.
 var ErrInterrupted = errors.New("the write was interrupted; the previous files are unchanged")
 
 // temps is the registry of the temporary files and folders that writes in
-// progress hold, so that a process stopped by a signal can remove them
-// before it exits.
+// progress hold.
+// A process stopped by a signal removes them before it exits.
 var temps = new(registry)
 
 // RemoveTemporaries removes every temporary file and folder that a write or
-// check in progress holds, and makes every later write fail with
-// ErrInterrupted instead of renaming a file into place. A command calls it
-// once, when a signal tells it to stop: files already renamed into place are
-// complete, and no other file will appear at a final name afterwards.
+// check in progress holds.
+// It makes every later write fail with ErrInterrupted instead of renaming a
+// file into place.
+// A command calls it once, when a signal tells it to stop.
+// Files already renamed into place are complete.
+// No other file will appear at a final name afterwards.
 func RemoveTemporaries() { temps.removeAll() }
 
-// registry tracks temporary paths. Its lock also orders renames into place
-// against removeAll: a rename happens wholly before the removal or not at
-// all.
+// registry tracks temporary paths.
+// Its lock also orders renames into place against removeAll.
+// A rename happens wholly before the removal, or not at all.
 type registry struct {
 	mu      sync.Mutex
 	paths   map[string]bool
@@ -68,8 +70,7 @@ func (r *registry) track(path string) {
 	r.paths[path] = true
 }
 
-// remove removes a tracked path and everything under it, and stops
-// tracking it.
+// remove removes a tracked path and everything under it, and stops tracking it.
 func (r *registry) remove(path string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -77,9 +78,9 @@ func (r *registry) remove(path string) error {
 	return os.RemoveAll(path)
 }
 
-// rename renames each temporary file in tmps to the final path of the same
-// index and stops tracking it, all while holding the lock, so that
-// removeAll sees either every file renamed or none.
+// rename renames each temporary file in tmps to the final path of the same index.
+// It stops tracking each, all while holding the lock.
+// So removeAll sees either every file renamed or none.
 func (r *registry) rename(tmps, finals []string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -95,8 +96,8 @@ func (r *registry) rename(tmps, finals []string) error {
 	return nil
 }
 
-// locked runs swap while holding the lock, unless removeAll has run: a swap
-// into place happens wholly before the removal or not at all.
+// locked runs swap while holding the lock, unless removeAll has run.
+// So a swap into place happens wholly before the removal, or not at all.
 func (r *registry) locked(swap func() error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,8 +107,8 @@ func (r *registry) locked(swap func() error) error {
 	return swap()
 }
 
-// removeAll removes every tracked path and refuses later temporaries and
-// renames.
+// removeAll removes every tracked path.
+// It refuses later temporaries and renames.
 func (r *registry) removeAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()

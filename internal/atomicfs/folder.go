@@ -39,29 +39,32 @@ import (
 // it, and a read makes none: it reads unlocked, and reads again under the
 // lock if the lock file appeared meanwhile (readLocked).
 
-// ShardsDir is the folder in OUT/<name>/ that the swap of a set leaves in
-// place: input to a later merge, not part of the set.
+// ShardsDir is the folder in OUT/<name>/ that the swap of a set leaves in place.
+// It is input to a later merge, not part of the set.
 const ShardsDir = "shards"
 
-// lockPoll is how often a write waiting for the folder's lock checks
-// whether its context is done.
+// lockPoll is how often a write waiting for the folder's lock checks whether
+// its context is done.
 const lockPoll = 50 * time.Millisecond
 
-// stagingPattern returns the pattern of the staging folders of the set
-// name in its output folder. Names hold no dot, so the patterns of two
-// names never match each other's folders.
+// stagingPattern returns the pattern of the staging folders of the set name
+// in its output folder.
+// Names hold no dot.
+// So the patterns of two names never match each other's folders.
 func stagingPattern(name string) string { return "." + name + ".tmp-*" }
 
-// LockFolder takes the exclusive lock of the output folder dir/<name>/,
-// waiting while another process holds it, and returns the function that
-// releases it. A process that writes anything into dir/<name>/ (a set, a
-// shard) holds it while it does. The wait ends with ctx's error when ctx is
-// done. The lock goes with the process: a killed process releases it.
+// LockFolder takes the exclusive lock of the output folder dir/<name>/.
+// It waits while another process holds it.
+// It returns the function that releases it.
+// A process holds the lock while it writes anything into dir/<name>/, such as
+// a set or a shard.
+// The wait ends with ctx's error when ctx is done.
+// The lock goes with the process, so a killed process releases it.
 //
-// The lock file is opened without following a symbolic link (a dangling
-// one would have the open create its target, outside OUT) and without
-// waiting (a FIFO there would block the open), and only a regular file is
-// taken for one.
+// The lock file is opened without following a symbolic link.
+// A dangling link would make the open create its target, outside OUT.
+// It is opened without waiting, since a FIFO there would block the open.
+// Only a regular file is taken for a lock file.
 func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error) {
 	f, err := openLock(LockPath(dir, name), true)
 	if err != nil {
@@ -70,8 +73,8 @@ func LockFolder(ctx context.Context, dir, name string) (unlock func(), err error
 	return flock(ctx, f, true, filepath.Join(dir, name))
 }
 
-// openLock opens the lock file at path, creating it if create is set,
-// and refuses anything but a regular file, unfollowed and unwaited.
+// openLock opens the lock file at path, creating it if create is set.
+// It refuses anything but a regular file, unfollowed and unwaited.
 func openLock(path string, create bool) (*os.File, error) {
 	flags := os.O_RDONLY
 	if create {
@@ -98,23 +101,28 @@ func openLock(path string, create bool) (*os.File, error) {
 // lockWaitKey is the context key of OnLockWait's function.
 type lockWaitKey struct{}
 
-// OnLockWait returns a context with which a write or a check that finds the
-// output folder locked by another process calls wait, once, with the
-// folder's path, before it waits: a command tells its user why it pauses.
+// OnLockWait returns a context that makes a write or check call wait once
+// when it finds the output folder locked by another process.
+// wait gets the folder's path, before the write or check waits.
+// So a command tells its user why it pauses.
 func OnLockWait(ctx context.Context, wait func(folder string)) context.Context {
 	return context.WithValue(ctx, lockWaitKey{}, wait)
 }
 
-// readLocked calls read under the shared lock of dir/<name>/. Where there
-// is no lock file, there is nothing to lock without making one, which a
-// read must not do: read is called without the lock, and if the lock file
-// exists once it returns, a write began meanwhile and may have swapped the
-// folder under it (the first write of a folder removes the folder that
-// read may be listing, and the listing then fails with ENOENT), so read is
-// called again, under the lock. Every write makes the lock file before it
-// touches the folder (LockFolder) and nothing removes it, so a lock file
-// still absent after read proves that no write overlapped it; and the
-// second call holds the lock, so there is no third.
+// readLocked calls read under the shared lock of dir/<name>/.
+// Where there is no lock file, locking would mean making one, which a read
+// must not do.
+// So read is first called without the lock.
+// If the lock file exists once it returns, a write began meanwhile.
+// That write may have swapped the folder under read.
+// The first write of a folder removes the folder that read may be listing.
+// The listing then fails with ENOENT.
+// So read is called again, under the lock.
+//
+// Every write makes the lock file before it touches the folder (LockFolder).
+// Nothing removes the lock file.
+// So a lock file still absent after read proves that no write overlapped it.
+// The second call holds the lock, so there is no third.
 func readLocked(ctx context.Context, dir, name string, read func() error) error {
 	f, err := openLock(LockPath(dir, name), false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -135,14 +143,15 @@ func readLocked(ctx context.Context, dir, name string, read func() error) error 
 	return read()
 }
 
-// LockPath returns the path of the lock file of the output folder
-// dir/<name>/: dir/.<name>.lock.
+// LockPath returns the path of the lock file of the output folder dir/<name>/.
+// That is dir/.<name>.lock.
 func LockPath(dir, name string) string { return filepath.Join(dir, "."+name+".lock") }
 
-// flock locks f, the lock file of folder, exclusively or shared, polling
-// so that it can give up when ctx is done; it closes f on failure, and the
-// returned unlock closes it. tryLock is the system's lock: flock(2) on
-// Unix, LockFileEx on Windows; both go with the process.
+// flock locks f, the lock file of folder, exclusively or shared.
+// It polls, so that it can give up when ctx is done.
+// It closes f on failure, and the returned unlock closes it.
+// tryLock is the system's lock, flock(2) on Unix and LockFileEx on Windows.
+// Both go with the process.
 func flock(ctx context.Context, f *os.File, exclusive bool, folder string) (unlock func(), err error) {
 	for told := false; ; told = true {
 		busy, err := tryLock(f, exclusive)
@@ -166,10 +175,11 @@ func flock(ctx context.Context, f *os.File, exclusive bool, folder string) (unlo
 }
 
 // CleanLeftovers removes what killed processes left in the output folder
-// dir/<name>/ and beside it: the staging folders of killed writes (moving
-// back the shards they held, so that a merge finds them) and the temporary
-// files of killed shards in shards/. The caller holds the folder's lock
-// (LockFolder), so nothing it removes is in use.
+// dir/<name>/ and beside it.
+// It removes the staging folders of killed writes.
+// It first moves back the shards they held, so that a merge finds them.
+// It removes the temporary files of killed shards in shards/.
+// The caller holds the folder's lock (LockFolder), so nothing it removes is in use.
 func CleanLeftovers(dir, name string) error {
 	if err := cleanStaging(dir, name); err != nil {
 		return err
@@ -177,9 +187,10 @@ func CleanLeftovers(dir, name string) error {
 	return cleanShardTemps(filepath.Join(dir, name, ShardsDir))
 }
 
-// cleanShardTemps removes the hidden temporary files of shard files
-// (.I-of-N.tmp-*, see WriteFile) in folder: shards write them only under
-// the folder's lock, so under it any there is a killed shard's.
+// cleanShardTemps removes the hidden temporary files of shard files in folder.
+// They are named .I-of-N.tmp-* (see WriteFile).
+// Shards write them only under the folder's lock.
+// So under the lock, any there is a killed shard's.
 func cleanShardTemps(folder string) error {
 	stale, err := filepath.Glob(filepath.Join(folder, ".*.tmp-*"))
 	if err != nil {
@@ -197,8 +208,9 @@ func cleanShardTemps(folder string) error {
 }
 
 // cleanStaging removes the staging folders that killed writes of the set
-// name left in dir, moving back their shards first. The caller holds the
-// folder's lock.
+// name left in dir.
+// It moves back their shards first.
+// The caller holds the folder's lock.
 func cleanStaging(dir, name string) error {
 	stale, err := filepath.Glob(filepath.Join(dir, stagingPattern(name)))
 	if err != nil {
@@ -242,9 +254,9 @@ func rescueShards(from, final string) error {
 	return nil
 }
 
-// swapIn puts the complete folder stage in place of final, moving final's
-// shards/ folder into it first. Afterwards stage holds the old set, if there
-// was one, for the caller to remove.
+// swapIn puts the complete folder stage in place of final.
+// It moves final's shards/ folder into stage first.
+// Afterwards stage holds the old set, if there was one, for the caller to remove.
 func swapIn(stage, final string) error {
 	fi, err := os.Lstat(final)
 	if errors.Is(err, fs.ErrNotExist) {

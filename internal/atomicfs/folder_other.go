@@ -2,6 +2,6 @@
 
 package atomicfs
 
-// exchange reports that folders cannot be exchanged atomically here: the
-// swap renames the old folder aside instead.
+// exchange reports that folders cannot be exchanged atomically here.
+// The swap renames the old folder aside instead.
 func exchange(a, b string) error { return errNoExchange }

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// writeExcluded reports whether a write's exclusive lock on dir/<name>/
-// would have to wait now: whether a reader holds the shared lock.
+// writeExcluded reports whether a write's exclusive lock on dir/<name>/ would
+// have to wait now.
+// That is, whether a reader holds the shared lock.
 func writeExcluded(t *testing.T, dir, name string) bool {
 	t.Helper()
 	f, err := openLock(LockPath(dir, name), false)
@@ -27,11 +28,12 @@ func writeExcluded(t *testing.T, dir, name string) bool {
 	return busy
 }
 
-// TestReadLocked reads an output folder with and without a lock file, and
-// with a write that begins while the read runs, before the folder has a
-// lock file: the last call of read must hold the shared lock whenever a
-// write may have overlapped an earlier one, and a read must make no lock
-// file.
+// TestReadLocked reads an output folder with a lock file and without one.
+// It also reads with a write that begins during the read, before the folder
+// has a lock file.
+// The last call of read must hold the shared lock whenever a write may have
+// overlapped an earlier call.
+// A read must make no lock file.
 func TestReadLocked(t *testing.T) {
 	for _, tc := range []struct {
 		name      string

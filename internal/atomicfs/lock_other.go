@@ -7,8 +7,8 @@ import (
 	"os"
 )
 
-// tryLock refuses where the system has neither flock(2) nor LockFileEx:
-// without a lock, two runs could write one folder at once.
+// tryLock refuses where the system has neither flock(2) nor LockFileEx.
+// Without a lock, two runs could write one folder at once.
 func tryLock(f *os.File, exclusive bool) (busy bool, err error) {
 	return false, errors.ErrUnsupported
 }

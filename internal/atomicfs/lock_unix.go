@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// tryLock takes flock(2) on f, exclusive or shared, without waiting: busy
-// reports that another process holds a lock that excludes it.
+// tryLock takes flock(2) on f, exclusive or shared, without waiting.
+// busy reports that another process holds a lock that excludes it.
 func tryLock(f *os.File, exclusive bool) (busy bool, err error) {
 	how := syscall.LOCK_SH
 	if exclusive {

@@ -2,6 +2,6 @@
 
 package atomicfs
 
-// noFollow is 0 where the system has no O_NOFOLLOW: openLock checks for a
-// symbolic link after a failed open only.
+// noFollow is 0 where the system has no O_NOFOLLOW.
+// openLock then checks for a symbolic link after a failed open only.
 const noFollow = 0

@@ -23,13 +23,14 @@ import (
 // scratchLock is the lock file in a scratch folder.
 const scratchLock = ".lock"
 
-// scratchGrace is how long a scratch folder without its lock file is left
-// alone: it is being made.
+// scratchGrace is how long a scratch folder without its lock file is left alone.
+// Such a folder is being made.
 const scratchGrace = time.Minute
 
-// MkdirScratch removes the scratch folders of pattern (see os.MkdirTemp)
-// that killed processes left in the system's temporary folder, and makes
-// a new one, locked while this process lives. release removes it.
+// MkdirScratch makes a new scratch folder, locked while this process lives.
+// First it removes the scratch folders of pattern (see os.MkdirTemp) that
+// killed processes left in the system's temporary folder.
+// release removes the new folder.
 func MkdirScratch(pattern string) (dir string, release func(), err error) {
 	RemoveStaleScratch(pattern)
 	dir, err = temps.mkdirTemp("", pattern)
@@ -50,11 +51,11 @@ func MkdirScratch(pattern string) (dir string, release func(), err error) {
 	return dir, func() { temps.remove(dir); lock.Close() }, nil
 }
 
-// RemoveStaleScratch removes the scratch folders of pattern in the
-// system's temporary folder whose process is gone: those of this user
-// whose lock file it can lock. Folders of the legacy layout, without a
-// lock file, go once they are a day old. Errors are ignored: what is left
-// is left for the next try.
+// RemoveStaleScratch removes the scratch folders of pattern whose process is gone.
+// It looks in the system's temporary folder.
+// A folder is stale if it is this user's and its lock file can be locked.
+// Folders of the legacy layout, without a lock file, go once they are a day old.
+// Errors are ignored. What is left is left for the next try.
 func RemoveStaleScratch(pattern string) {
 	tmp := os.TempDir()
 	prefix, _, _ := strings.Cut(pattern, "*")
@@ -90,8 +91,8 @@ func stale(dir string) bool {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
 
-// hasFiles reports whether dir holds any entry: a folder being made holds
-// none until its lock file.
+// hasFiles reports whether dir holds any entry.
+// A folder being made holds none until its lock file.
 func hasFiles(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	return err == nil && len(entries) > 0

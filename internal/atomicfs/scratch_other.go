@@ -2,9 +2,10 @@
 
 package atomicfs
 
-// MkdirScratch makes a scratch folder in the system's temporary folder;
-// release removes it. Without flock there is no telling a live process's
-// folder from a killed one's, so none is removed here.
+// MkdirScratch makes a scratch folder in the system's temporary folder.
+// release removes it.
+// Without flock there is no telling a live process's folder from a killed one's.
+// So none is removed here.
 func MkdirScratch(pattern string) (dir string, release func(), err error) {
 	dir, err = temps.mkdirTemp("", pattern)
 	if err != nil {

@@ -2,10 +2,10 @@ package atomicfs
 
 import "os"
 
-// writebackFile writes to a file and has the kernel start writing each
-// writebackChunk to disk as soon as it is written, so that the fsync that
-// ends the file waits for its last chunk rather than for all of it: the
-// disk works while the rest of the table is formatted.
+// writebackFile writes to a file.
+// The kernel starts writing each writebackChunk to disk as soon as it is written.
+// So the fsync that ends the file waits for its last chunk rather than for all of it.
+// The disk works while the rest of the table is formatted.
 type writebackFile struct {
 	f       *os.File
 	written int64 // bytes written to f

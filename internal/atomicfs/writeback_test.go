@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestWritebackFileWritesEverything checks that a file written through
-// writebackFile in pieces of any size holds every byte, and that the
-// writeback of each full chunk was started as it was passed.
+// TestWritebackFileWritesEverything checks a file written through writebackFile
+// in pieces of any size.
+// The file must hold every byte.
+// The writeback of each full chunk must start as the chunk is passed.
 func TestWritebackFileWritesEverything(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "table.csv"))
 	if err != nil {

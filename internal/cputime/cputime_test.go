@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// TestProcessCounts checks that CPU time spent shows, where it is told:
-// busy work advances it within ten seconds, however loaded the machine.
+// TestProcessCounts checks that CPU time spent shows, where the system tells it.
+// Busy work advances it within ten seconds, however loaded the machine.
 func TestProcessCounts(t *testing.T) {
 	before, ok := Process()
 	if !ok {

@@ -1,6 +1,6 @@
-// Package fifotest makes FIFOs for tests that check a FIFO is refused
-// without being waited on, on the systems that have FIFOs, so that those
-// tests compile (and skip) on Windows too.
+// Package fifotest makes FIFOs for tests.
+// The tests check that a FIFO is refused without being waited on.
+// Systems without FIFOs, such as Windows, still compile those tests, which skip.
 package fifotest
 
 import (
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Make makes a FIFO at path, or skips the test where the system has none.
+// Make makes a FIFO at path. It skips the test where the system has none.
 func Make(t testing.TB, path string) {
 	t.Helper()
 	err := mkfifo(path)

@@ -1,11 +1,12 @@
-// Package golden holds the tests' golden files to the code: a test
-// compares what the code writes with a file under testdata/, and
-// go test ./... -update rewrites every such file from the code instead, to
-// be reviewed in the diff before it is committed.
+// Package golden holds the tests' golden files to the code.
+// A test compares what the code writes with a file under testdata/.
+// go test ./... -update rewrites every such file from the code instead.
+// Review the diff of a rewritten file before committing it.
 //
-// The -update flag is defined here, once. A test binary refuses a flag it
-// does not define, so every package with tests imports golden, those
-// without golden files for the flag alone (see the package's update_test.go).
+// The -update flag is defined here, once.
+// A test binary refuses a flag it does not define.
+// So every package with tests imports golden.
+// Those without golden files import it for the flag alone (see their update_test.go).
 package golden
 
 import (
@@ -20,13 +21,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the code")
 
-// Update reports whether the tests run with -update: they rewrite their
-// golden files rather than compare with them.
+// Update reports whether the tests run with -update.
+// Then they rewrite their golden files rather than compare with them.
 func Update() bool { return *update }
 
-// Check compares got with the golden file at path and reports the first
-// differing line as an error of t. With -update it writes got to path
-// instead, creating its folder if need be.
+// Check compares got with the golden file at path.
+// It reports the first differing line as an error of t.
+// With -update it writes got to path instead, creating its folder if need be.
 func Check(t testing.TB, path string, got []byte) {
 	t.Helper()
 	if *update {

@@ -1,9 +1,11 @@
-// Package lessonfigures holds the tables the lesson "State in Stream
-// Engines" prints, typed once from the lesson's text: the independent truth
-// that tests of every output (CSV, workbook, Markdown) hold ckptlab to.
+// Package lessonfigures holds the tables the lesson "State in Stream Engines" prints.
+// They are typed once from the lesson's text.
+// They are the independent truth that tests of every output hold ckptlab to.
+// The outputs are CSV, the workbook and Markdown.
 //
-// Cells are spelled as the lesson prints them, Python's None and float
-// reprs included; Canon turns a cell into ckptlab's spelling.
+// Cells are spelled as the lesson prints them.
+// That includes Python's None and float reprs.
+// Canon turns a cell into ckptlab's spelling.
 package lessonfigures
 
 // Recovery is the first table: "stream job 2200 rows , failure 2026-09".
@@ -31,7 +33,8 @@ var Matrix = [][]string{
 	{"2026-12", "2200", "1000", "600", "400", "200", "0"},
 }
 
-// Cost is the cost table; averages are rounded to one decimal, as printed.
+// Cost is the cost table.
+// Averages are rounded to one decimal, as printed.
 var Cost = [][]string{
 	{"interval", "checkpoints", "certain cost", "worst", "worst total", "average", "average total"},
 	{"None", "0", "0", "2200", "2200", "1200.0", "1200.0"},
@@ -73,8 +76,9 @@ var Sheets = map[string][][]string{
 	"partition":   Partition,
 }
 
-// Canon returns a printed cell in ckptlab's spelling: Python's None is the
-// interval none, and the probability 1.0 is the number 1.
+// Canon returns a printed cell in ckptlab's spelling.
+// Python's None is the interval none.
+// The probability 1.0 is the number 1.
 func Canon(cell string) string {
 	switch cell {
 	case "None":
@@ -85,13 +89,15 @@ func Canon(cell string) string {
 	return cell
 }
 
-// The decisions the lesson's tables lead to (docs/decisions.md), at failure
-// probability 1, spelled as ckptlab writes them; totals rounded to one
-// decimal and the continuous estimates to three, as read off the tables:
-// "by the worst case the cheapest setup is interval 4 and interval 3 with
-// 1200, and by the average interval 4 with 927.3". Interval 7, which the
-// lesson does not declare, costs 763.6 at probability 1 and 481.8 at 0.5,
-// below holding no checkpoint (600.0).
+// The decisions the lesson's tables lead to (docs/decisions.md), at failure probability 1.
+// They are spelled as ckptlab writes them.
+// Totals are rounded to one decimal, and the continuous estimates to three.
+// They are read off the lesson's tables, and its text says:
+// "By the worst case the cheapest setup is interval 4 and interval 3 with
+// 1200, and by the average interval 4 with 927.3."
+// The lesson does not declare interval 7.
+// It costs 763.6 at probability 1 and 481.8 at 0.5.
+// That is below holding no checkpoint (600.0).
 const (
 	BestInterval         = "4"
 	BestExpectedTotal    = "927.3"
@@ -105,8 +111,9 @@ const (
 	DalyInterval         = "4.199"
 )
 
-// Breakeven is the lower envelope of the expected totals of the declared
-// intervals against the failure probability: which interval is best where.
+// Breakeven is the lower envelope of the declared intervals' expected totals
+// against the failure probability.
+// It says which interval is best where.
 var Breakeven = [][]string{
 	{"interval", "from_fraction", "to_fraction"},
 	{"none", "0", "11/18"},
@@ -114,14 +121,19 @@ var Breakeven = [][]string{
 	{"4", "11/12", "1"},
 }
 
-// Schedules is the best checkpoint schedule of the lesson's stream at each
-// of its probabilities, over every set of checkpoint points, worked out by
-// hand from Matrix: at probability 1 checkpoints after 2026-05 and 2026-09
-// leave 200, 400 and 600 rows after each, 3600 over the eleven failures,
-// so 3600/11 + 2 × 200 = 727.3 (interval 7: 763.6; interval 4: 927.3); one
-// after 2026-07 leaves 200 + … + 1000 before it and 200 + … + 1000 after,
-// 6000, so 0.75 × 6000/11 + 200 = 609.1 and 0.5 × 6000/11 + 200 = 472.7;
-// at 0.25 holding none costs 0.25 × 13200/11 = 300. Totals to one decimal.
+// Schedules is the best checkpoint schedule of the lesson's stream at each of
+// its probabilities.
+// It is the best over every set of checkpoint points, worked out by hand from Matrix.
+// At probability 1, checkpoints after 2026-05 and 2026-09 leave 200, 400 and
+// 600 rows after each.
+// That is 3600 over the eleven failures.
+// So the total is 3600/11 + 2 × 200 = 727.3.
+// Interval 7 costs 763.6 and interval 4 costs 927.3.
+// At 0.75 and 0.5, one checkpoint after 2026-07 leaves 200 + … + 1000 before
+// it and 200 + … + 1000 after, 6000 in all.
+// So 0.75 × 6000/11 + 200 = 609.1 and 0.5 × 6000/11 + 200 = 472.7.
+// At 0.25, holding none costs 0.25 × 13200/11 = 300.
+// Totals are to one decimal.
 var Schedules = [][]string{
 	{"probability", "schedule_checkpoints", "schedule_points", "schedule_expected_total"},
 	{"1", "2", "2026-05 2026-09", "727.3"},

@@ -1,13 +1,14 @@
-// Package satmath adds and multiplies non-negative counts, saturating at
-// math.MaxInt64 instead of overflowing. An experiment's sizes and the
-// memory estimates of a run made from them saturate alike: a figure too
-// large to hold reads as math.MaxInt64, never as a wrapped negative.
+// Package satmath adds and multiplies non-negative counts without overflow.
+// Results saturate at math.MaxInt64.
+// An experiment's sizes and a run's memory estimates saturate alike.
+// A figure too large to hold reads as math.MaxInt64, never as a wrapped negative.
 package satmath
 
 import "math"
 
-// Mul multiplies non-negative counts, saturating at math.MaxInt64. A zero
-// factor makes the product zero, whatever the others; no factors make 1.
+// Mul multiplies non-negative counts, saturating at math.MaxInt64.
+// A zero factor makes the product zero, whatever the others.
+// No factors make 1.
 func Mul(factors ...int64) int64 {
 	out := int64(1)
 	for _, f := range factors {
@@ -23,7 +24,7 @@ func Mul(factors ...int64) int64 {
 	return out
 }
 
-// Add adds non-negative counts, saturating at math.MaxInt64: see Mul.
+// Add adds non-negative counts, saturating at math.MaxInt64 as Mul does.
 func Add(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64

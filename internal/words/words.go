@@ -1,6 +1,7 @@
-// Package words writes the bits of English that ckptlab's messages, plan,
-// headline and reports share: a noun for a count, and lists of values. One
-// package, so that every output counts and lists things in the same words.
+// Package words writes the bits of English that ckptlab's outputs share.
+// Messages, the plan, the headline and reports use it.
+// It gives a noun for a count, and lists of values.
+// With one package, every output counts and lists things in the same words.
 package words
 
 import (
@@ -16,8 +17,8 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// Format writes each value with format: the one way a list of values
-// becomes text, before it is joined.
+// Format writes each value with format.
+// It is the one way a list of values becomes text, before it is joined.
 func Format[T any](values []T, format func(T) string) []string {
 	out := make([]string, len(values))
 	for i, v := range values {
@@ -26,8 +27,8 @@ func Format[T any](values []T, format func(T) string) []string {
 	return out
 }
 
-// Or joins words as "a, b or c": what a message wants when it is one of a
-// few words.
+// Or joins words as "a, b or c".
+// A message wants it when a value must be one of a few words.
 func Or(words []string) string { return joinLast(words, " or ") }
 
 // And joins words as "a, b and c".
@@ -40,10 +41,10 @@ func joinLast(words []string, last string) string {
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
-// Float writes a float in the shortest decimal form that reads back to
-// the same value, without an exponent: a probability or a risk level as a
-// file would write it, in messages, in the plan of a run and in its
-// headline.
+// Float writes a float in the shortest decimal that reads back to the same value.
+// It uses no exponent.
+// It writes a probability or a risk level as a file would.
+// Messages, the plan of a run and its headline use it.
 func Float(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
