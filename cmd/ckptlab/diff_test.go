@@ -289,3 +289,28 @@ func TestDiffRevGit(t *testing.T) {
 		t.Errorf("diff --rev ran a command the repository's configuration names")
 	}
 }
+
+// TestDiffRevMarkdownFits: diff --rev of a folder of many experiments that
+// share a changed base writes Markdown under GitHub's limit of a comment,
+// shortened, naming every experiment.
+func TestDiffRevMarkdownFits(t *testing.T) {
+	files := map[string]string{"experiments/base/stream.yaml": "intervals: [none, 6, 4, 3, 2, 1]\n"}
+	const n = 150
+	for i := range n {
+		files[fmt.Sprintf("experiments/job-%03d.yaml", i)] = fmt.Sprintf("name: job-%03d\nextends: base/stream.yaml\n", i)
+	}
+	dir := gitRepo(t, files)
+	os.WriteFile(filepath.Join(dir, "experiments", "base", "stream.yaml"), []byte("intervals: [none, 6, 4, 3, 2, 1]\nstate_rows: 400\n"), 0o644)
+	code, md, stderr := ckptlab("diff", "--rev", "HEAD", "--format", "md", "experiments")
+	if code != exitFailed {
+		t.Fatalf("diff --rev = %d: %s", code, stderr)
+	}
+	if len(md) >= compare.MarkdownLimit || !strings.HasPrefix(md, "## ckptlab diff: 150 of 150 experiments changed\n\nShortened to fit") {
+		t.Errorf("%d bytes of Markdown, want a shortened report under %d:\n%.400s", len(md), compare.MarkdownLimit, md)
+	}
+	for i := range n {
+		if name := fmt.Sprintf("job-%03d", i); !strings.Contains(md, "### "+strings.ReplaceAll(name, "_", `\_`)+"\n") && !strings.Contains(md, "| "+name+" |") {
+			t.Errorf("%s is not named", name)
+		}
+	}
+}
