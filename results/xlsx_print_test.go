@@ -60,7 +60,7 @@ func TestXLSXPageSetup(t *testing.T) {
 			if props.FitToPage == nil || !*props.FitToPage {
 				t.Error("the sheet is not set to fit its pages")
 			}
-			if l.Orientation == nil || (*l.Orientation == "landscape") != slices.Contains([]string{"charts", "grid", "decisions"}, sheet) {
+			if l.Orientation == nil || (*l.Orientation == "landscape") != slices.Contains([]string{"what-if", "charts", "grid", "decisions"}, sheet) {
 				t.Errorf("orientation %v: want landscape for the wide sheets only", l.Orientation)
 			}
 			want := map[string]string{
