@@ -79,7 +79,7 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	for _, x := range widths[:whatIfCols] {
 		chars += x
 	}
-	if err := b.setUpPrint(sheet, layOut(width, keyWidth, 0), 0, 2); err != nil {
+	if err := b.setUpPrint(sheet, layOutAt(width, keyWidth, 0, tableScale), 0, 2); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(sheet)

@@ -40,7 +40,7 @@ func (r *Result) Charts() []results.Chart {
 	var expected, sawtooth, workers chartsOfKind
 	for _, sr := range r.Sources {
 		g := sr.Grid
-		title := sr.title(results.Count.FormatInt)
+		title := sr.title()
 		costs := sr.Parts[0].Costs
 		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
 			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
