@@ -30,7 +30,7 @@ func TestMarkdownShowsTheLesson(t *testing.T) {
 		"## ckptlab: lesson\n",
 		// a heading per view, a bold line per block
 		"\n### Expected total (probability × average recovery + certain cost) and the best interval\n",
-		"\n**seed 20260218, 200 subscribers, 12 periods: stream job 2200 rows, failure 2026-09, state rows 200**\n",
+		"\n**seed 20260218, 200 subscribers, 12 periods: stream job 2,200 rows, failure 2026-09, state rows 200**\n",
 		// the lesson's probability table: its decimals, its 1.0, the best in bold
 		"| 1.0 | 1200.0 | 945.5 | **927.3** | 1018.2 | 1309.1 | 2400.0 | 4 |\n",
 		"| 0.75 | 900.0 | **809.1** | 845.5 | 963.6 | 1281.8 | 2400.0 | 6 |\n",
@@ -183,7 +183,7 @@ func TestMarkdownFoldsLongTables(t *testing.T) {
 	if err := results.WriteMarkdown(&buf, set); err != nil {
 		t.Fatal(err)
 	}
-	if want := "\n<details><summary>seed 20260218, 200 subscribers, 12 periods: stream job 2200 rows, failure 2026-09 (22 rows)</summary>\n\n| failure |"; !strings.Contains(buf.String(), want) {
+	if want := "\n<details><summary>seed 20260218, 200 subscribers, 12 periods: stream job 2,200 rows, failure 2026-09 (22 rows)</summary>\n\n| failure |"; !strings.Contains(buf.String(), want) {
 		t.Errorf("the doubled matrix is not folded: Markdown lacks %q", want)
 	}
 }

@@ -42,7 +42,10 @@ type Set struct {
 	// Headline is the run's answer in words, one line each, as ckptlab run
 	// prints it on stdout after the experiment: a dozen lines at most.
 	Headline []string
-	Views    []View
+	// KeyFigures is the summary's block of key figures: the best interval
+	// against no checkpoint and the runner-up (runner.Result.KeyFigures).
+	KeyFigures Block
+	Views      []View
 	// Charts are the figures that answer the experiment's questions, built
 	// from the same results as Views and shown with them.
 	Charts []Chart

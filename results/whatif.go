@@ -30,5 +30,8 @@ type WhatIfSource struct {
 	Title   string // "seed 20260218, 200 subscribers, 12 periods"
 	Periods int
 	Weight  int64
-	Sums    []int64 // per interval of WhatIf.Intervals
+	// StateRows are the rows one checkpoint of the source's first
+	// decision writes.
+	StateRows int64
+	Sums      []int64 // per interval of WhatIf.Intervals
 }

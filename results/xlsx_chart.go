@@ -280,7 +280,7 @@ func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 	for j := 1; j < len(c.Data.Columns); j++ {
 		name := c.Data.Columns[j].Name
 		line := excelize.LineOptions{Type: excelize.LineSolid, Width: mutedWidth}
-		marker := excelize.ChartMarker{Symbol: "circle", Size: 3}
+		marker := excelize.ChartMarker{Symbol: IntervalMarker(name), Size: 3}
 		if colour, dash, ok := IntervalStyle(name); ok {
 			fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{colour}}
 			line.Fill, marker.Fill = fill, fill

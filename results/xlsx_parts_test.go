@@ -136,6 +136,82 @@ func TestXLSXWhatIfChartColoursByInterval(t *testing.T) {
 	}
 }
 
+// TestXLSXWhatIfPrintsWhole checks the what-if sheet of a workbook of
+// one source and of two: its note's row is tall enough for the note's
+// lines, its chart covers no cell with a value, every input cell has a
+// data validation, and no formula reads a one-cell INDEX range.
+func TestXLSXWhatIfPrintsWhole(t *testing.T) {
+	two := experiment.Lesson("two")
+	two.Seeds = []uint32{20260218, 7}
+	two.Missing = 5
+	for name, set := range map[string]results.Set{"lesson": lessonSet(t), "two sources": evaluatedSet(t, two)} {
+		t.Run(name, func(t *testing.T) {
+			data := workbookBytes(t, set, 0)
+			f := openWorkbook(t, data)
+			note, err := f.GetCellValue("what-if", "A2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			height, err := f.GetRowHeight("what-if", 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A line of the merged note A2:G2 holds at most the columns' widths in characters.
+			var chars float64
+			for _, col := range []string{"A", "B", "C", "D", "E", "F", "G"} {
+				w, err := f.GetColWidth("what-if", col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				chars += w
+			}
+			if lines := math.Ceil(float64(len([]rune(note))) / chars); height < 15*lines {
+				t.Errorf("the note's row is %.0f points tall for %.1f lines of text", height, lines)
+			}
+			x := zipEntry(t, data, "xl/drawings/drawing1.xml")
+			anchor := regexp.MustCompile(`<xdr:from><xdr:col>(\d+)</xdr:col>.*?<xdr:row>(\d+)</xdr:row>.*?<xdr:to><xdr:col>(\d+)</xdr:col>.*?<xdr:row>(\d+)</xdr:row>`).FindStringSubmatch(x)
+			if anchor == nil {
+				t.Fatal("the what-if chart has no two-cell anchor")
+			}
+			c0, _ := strconv.Atoi(anchor[1])
+			r0, _ := strconv.Atoi(anchor[2])
+			c1, _ := strconv.Atoi(anchor[3])
+			r1, _ := strconv.Atoi(anchor[4])
+			rows, err := f.GetRows("what-if")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for r := r0; r <= r1 && r < len(rows); r++ {
+				for c := c0; c <= c1 && c < len(rows[r]); c++ {
+					if rows[r][c] != "" {
+						cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
+						t.Errorf("the chart covers %s, which holds %q", cell, rows[r][c])
+					}
+				}
+			}
+			dvs, err := f.GetDataValidations("what-if")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []string
+			for _, dv := range dvs {
+				refs = append(refs, dv.Sqref)
+			}
+			for _, in := range []string{"B4", "B5", "B6"} {
+				if !slices.Contains(refs, in) {
+					t.Errorf("input %s has no data validation (validations on %v)", in, refs)
+				}
+			}
+			sheet := zipEntry(t, data, "xl/worksheets/sheet2.xml")
+			for _, m := range regexp.MustCompile(`INDEX\(\$([A-Z]+)\$(\d+):\$([A-Z]+)\$(\d+),`).FindAllStringSubmatch(sheet, -1) {
+				if m[1] == m[3] && m[2] == m[4] {
+					t.Errorf("a formula reads the one-cell range %s", m[0])
+				}
+			}
+		})
+	}
+}
+
 // TestXLSXChartAxisAndMarks checks the lesson's expected-total chart: its y
 // axis stops above the lower envelope and below interval 1's 2,400, the
 // sheet's note naming the line it cuts; its last series marks the

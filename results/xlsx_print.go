@@ -24,6 +24,10 @@ const (
 	rowPoints     = 15.0
 	pixelPoints   = 0.75
 	minPrintScale = 0.4 // below this a sheet is printed over several pages across
+	// tableScale is the least scale a table sheet (grid, decisions, …) is
+	// printed at: its numbers stay legible, and a wide table prints over
+	// pages across, its key columns repeated.
+	tableScale = 0.75
 	// portraitScale is the least scale a sheet is printed at upright;
 	// a sheet that would be smaller is turned landscape.
 	portraitScale = 0.55
@@ -77,14 +81,23 @@ func rowHeight(lines int) float64 { return min(rowPoints*float64(lines), maxRowP
 // page at a readable scale, landscape otherwise, over as few pages across
 // as keep it at minPrintScale or more.
 func layOut(width, keyWidth float64, titleRows int) printLayout {
+	return layOutAt(width, keyWidth, titleRows, minPrintScale)
+}
+
+// layOutAt is layOut, over as few pages across as keep the sheet at scale
+// least or more.
+func layOutAt(width, keyWidth float64, titleRows int, least float64) printLayout {
 	l := printLayout{pagesWide: 1}
 	across, down := pageShort-2*72*marginSide, pageLong-2*72*marginEnd
 	if width*portraitScale > across {
 		l.landscape = true
 		across, down = pageLong-2*72*marginSide, pageShort-2*72*marginEnd
 	}
-	if width*minPrintScale > across {
-		l.pagesWide = int(math.Ceil((width - keyWidth) / (across/minPrintScale - keyWidth)))
+	if width*least > across {
+		// the room a page leaves beside the key columns, a third of it at
+		// least where they are wider
+		room := max(across/least-keyWidth, across/least/3)
+		l.pagesWide = int(math.Ceil((width - keyWidth) / room))
 	}
 	scale := min(1, across*float64(l.pagesWide)/(width+float64(l.pagesWide-1)*keyWidth))
 	l.rows = max(int(down/(rowPoints*scale))-titleRows, 8)
@@ -117,9 +130,7 @@ func (b *workbook) setUpPrint(sheet string, l printLayout, titleRows, keyCols in
 	}); err != nil {
 		return err
 	}
-	if err := b.f.SetHeaderFooter(sheet, &excelize.HeaderFooterOptions{
-		OddFooter: "&L&A&Rpage &P of &N",
-	}); err != nil {
+	if err := b.setHeader(sheet, ""); err != nil {
 		return err
 	}
 	var titles string
@@ -136,6 +147,16 @@ func (b *workbook) setUpPrint(sheet string, l printLayout, titleRows, keyCols in
 		return nil
 	}
 	return b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: titles, Scope: sheet})
+}
+
+// setHeader sets a sheet's printed header to notice (none for "") and its
+// footer to the sheet's name and the page number.
+func (b *workbook) setHeader(sheet, notice string) error {
+	hf := &excelize.HeaderFooterOptions{OddFooter: "&L&A&Rpage &P of &N"}
+	if notice != "" {
+		hf.OddHeader = "&L" + strings.ReplaceAll(notice, "&", "&&")
+	}
+	return b.f.SetHeaderFooter(sheet, hf)
 }
 
 // pager places page breaks between blocks: a block that would not fit on

@@ -73,6 +73,11 @@ func (b *workbook) writeSummary(s Set) error {
 			}
 		}
 	}
+	if len(s.KeyFigures.Rows) > 0 {
+		if err := ss.keyFigures(s.KeyFigures); err != nil {
+			return err
+		}
+	}
 	if len(s.Breakeven.Columns) > 0 {
 		if err := ss.breakeven(s.Breakeven); err != nil {
 			return err
@@ -205,6 +210,28 @@ func (ss *summarySheet) breakeven(t Table) error {
 	return nil
 }
 
+// keyFigures writes the key-figure block, an even selection of its rows
+// past summaryTableRows.
+func (ss *summarySheet) keyFigures(blk Block) error {
+	n := len(blk.Rows)
+	if n > summaryTableRows {
+		rows := make([][]Value, 0, summaryTableRows)
+		for _, i := range spread(n, summaryTableRows) {
+			rows = append(rows, blk.Rows[i])
+		}
+		blk.Rows = rows
+	}
+	ss.row++
+	if err := ss.block(ss.row, blk); err != nil {
+		return err
+	}
+	ss.row += 2 + len(blk.Rows)
+	if len(blk.Rows) < n {
+		return ss.paragraph(fmt.Sprintf("An even selection of %d of %d decision points; the decisions sheet has every one.", len(blk.Rows), n))
+	}
+	return nil
+}
+
 // collect reads up to n rows of a table into a block, for a reader, and
 // returns how many rows it left out. The block's columns are named as
 // words (from_probability as "from probability"), so that a header wraps
@@ -271,7 +298,8 @@ func dropConstantKeys(blk Block, keys int) Block {
 // probability, 320,004 for 80,001 state rows: each cell is held as the
 // index of its interval among the few the map has, not as a cell.
 type decisionMap struct {
-	source        string
+	source        string   // subscribers and periods
+	seeds         []string // the sources' seeds, alike in the map
 	probabilities []Value
 	stateRows     []Value
 	// best holds, per state rows j and probability i, the index in
@@ -340,27 +368,44 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 	if min(seed, subs, periods, sr, p, best) < 0 {
 		return nil
 	}
-	// The maps of the first SummaryMaps sources; the others are counted.
+	// The maps of the first SummaryMaps sources that differ; a source whose
+	// map is one already kept, of the same subscribers and periods, joins
+	// it by its seed, and the others are counted.
 	var maps []*decisionMap
-	sources, last := 0, ""
+	var cur *decisionMap
+	sources, distinct := 0, 0
 	var lastKey [3]Value // the source's seed, subscribers and periods
+	last := ""
+	done := func() {
+		if cur == nil {
+			return
+		}
+		for _, m := range maps {
+			if m.sameAs(cur) {
+				m.seeds = append(m.seeds, cur.seeds...)
+				return
+			}
+		}
+		distinct++
+		if len(maps) < SummaryMaps {
+			maps = append(maps, cur)
+		}
+	}
 	for row := range t.Rows {
 		if key := [3]Value{row[seed], row[subs], row[periods]}; sources == 0 || key != lastKey {
 			// the source's title, made when its cells change: two
 			// sources apart in their cells may still read alike
 			lastKey = key
-			source := fmt.Sprintf("seed %s, %s subscribers, %s periods", key[0], key[1], key[2])
-			if sources == 0 || source != last {
-				sources, last = sources+1, source
-				if len(maps) < SummaryMaps {
-					maps = append(maps, &decisionMap{source: source})
-				}
+			source := fmt.Sprintf("%s subscribers, %s periods", Count.FormatInt(key[1].Int), Count.FormatInt(key[2].Int))
+			if sources == 0 || key[0].String()+source != last {
+				sources, last = sources+1, key[0].String()+source
+				done()
+				cur = &decisionMap{source: source, seeds: []string{key[0].String()}}
 			}
 		}
-		if sources <= SummaryMaps {
-			maps[len(maps)-1].set(row[p], row[sr], row[best])
-		}
+		cur.set(row[p], row[sr], row[best])
 	}
+	done()
 	for _, m := range maps {
 		if len(m.probabilities)*len(m.stateRows) < 2 {
 			continue
@@ -369,21 +414,51 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 			return err
 		}
 	}
-	if sources > SummaryMaps {
-		return ss.paragraph(fmt.Sprintf("Decision maps are shown for the first %d of %d sources; the decisions sheet has every one.", SummaryMaps, sources))
+	if distinct > len(maps) {
+		return ss.paragraph(fmt.Sprintf("Decision maps are shown for the first %d of %d sources that differ; the decisions sheet has every one.", len(maps), distinct))
 	}
 	return nil
+}
+
+// sameAs reports whether o is m's map for the same subscribers and
+// periods: the same best interval at every probability and state rows.
+func (m *decisionMap) sameAs(o *decisionMap) bool {
+	if m.source != o.source || !slices.Equal(m.probabilities, o.probabilities) || !slices.Equal(m.stateRows, o.stateRows) {
+		return false
+	}
+	for j := range m.stateRows {
+		for i := range m.probabilities {
+			if m.at(i, j) != o.at(i, j) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// title names the map's sources: its seeds (the first few, and how many
+// alike) with their subscribers and periods.
+func (m *decisionMap) title() string {
+	const shown = 4
+	switch n := len(m.seeds); {
+	case n == 1:
+		return "seed " + m.seeds[0] + ", " + m.source
+	case n <= shown:
+		return "seeds " + strings.Join(m.seeds, ", ") + " (alike), " + m.source
+	default:
+		return fmt.Sprintf("seeds %s, … (%s seeds alike), %s", strings.Join(m.seeds[:shown-1], ", "), Count.FormatInt(int64(n)), m.source)
+	}
 }
 
 // decisionMap writes one decision map.
 func (ss *summarySheet) decisionMap(m *decisionMap) error {
 	rows, cols := spread(len(m.probabilities), mapRows), spread(len(m.stateRows), mapCols)
 	blk := Block{
-		Title:   "Decision map: the best interval by failure probability (down) and state rows (across), " + m.source,
+		Title:   "Decision map: the best interval by failure probability (down) and state rows (across), " + m.title(),
 		Columns: []Column{{Name: "failure probability", Kind: Float, Decimals: -1}},
 	}
 	for _, j := range cols {
-		blk.Columns = append(blk.Columns, Column{Name: "state rows " + m.stateRows[j].String(), Kind: Text})
+		blk.Columns = append(blk.Columns, Column{Name: Count.FormatInt(m.stateRows[j].Int), Kind: Text})
 	}
 	for _, i := range rows {
 		row := []Value{m.probabilities[i]}

@@ -10,6 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // tableOf returns a table of the given rows.
@@ -142,7 +143,10 @@ func TestXLSXSummary(t *testing.T) {
 		"Break-even", "(seed 20260218, subscribers 200, periods 12, state rows 200)",
 		"interval|from probability|to probability|from fraction|to fraction",
 		"none|0.0000|0.6111|0|11/18", "6|0.6111|0.9167|11/18|11/12",
-		"Decision map", "failure probability|state rows 200|state rows 400",
+		"Decision map", "failure probability|200|400",
+		"Key figures", "failure probability|best|expected total|saves vs none|runner-up|saves vs it",
+		// the lesson's totals at p = 1: 4 at 927.3, none 1,200.0, 6 at 945.5
+		"1.0000|4|927.3|272.7 (1.29×)|6|18.2 (1.02×)",
 	} {
 		if find(want) < 0 {
 			t.Errorf("the summary lacks %q:\n%s", want, strings.Join(lines, "\n"))
@@ -160,7 +164,7 @@ func TestXLSXSummary(t *testing.T) {
 	}
 	// The map: probability down, state rows across, best interval in each
 	// cell, each cell coloured by its interval.
-	top := find("failure probability|state rows 200|state rows 400")
+	top := find("failure probability|200|400")
 	if top < 0 {
 		t.FailNow()
 	}
@@ -238,4 +242,33 @@ func TestXLSXDecisionMapColoursByInterval(t *testing.T) {
 func cellName(col, row int) string {
 	name, _ := excelize.CoordinatesToCellName(col, row)
 	return name
+}
+
+// TestXLSXSummaryMapsAlike checks that sources alike in their decisions,
+// seeds apart, share one decision map named by their seeds, and their key
+// figures one row a decision point, the seeds counted.
+func TestXLSXSummaryMapsAlike(t *testing.T) {
+	e := experiment.Lesson("seeds")
+	e.Seeds = []uint32{1, 2, 3}
+	f := openWorkbook(t, workbookBytes(t, evaluatedSet(t, e), 0))
+	rows, err := f.GetRows("summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maps, figures int
+	for _, r := range rows {
+		line := strings.Join(r, "|")
+		if strings.HasPrefix(line, "Decision map") {
+			maps++
+			if !strings.HasSuffix(line, "seeds 1, 2, 3 (alike), 200 subscribers, 12 periods") {
+				t.Errorf("the map is titled %q", line)
+			}
+		}
+		if strings.HasPrefix(line, "3|") && strings.Contains(line, "×") {
+			figures++
+		}
+	}
+	if maps != 1 || figures != 4 {
+		t.Errorf("%d decision maps and %d key-figure rows of 3 seeds, want 1 and 4", maps, figures)
+	}
 }

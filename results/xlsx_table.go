@@ -119,7 +119,7 @@ func (ts *tableSheet) start() error {
 			keyWidth += columnPoints(columnWidth(c))
 		}
 	}
-	if err := b.setUpPrint(ts.name, layOut(width, keyWidth, 1), 1, keys); err != nil {
+	if err := b.setUpPrint(ts.name, layOutAt(width, keyWidth, 1, tableScale), 1, keys); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(ts.name)
@@ -163,8 +163,7 @@ func (ts *tableSheet) start() error {
 		return err
 	}
 	if ts.rows > printRows {
-		header = append(header, nil, fmt.Sprintf("Printed: the header and the first %s rows of %s; the full table is %s.csv.",
-			Count.FormatInt(printRows), Count.FormatInt(int64(ts.rows)), ts.t.Name))
+		header = append(header, nil, ts.printNotice())
 	}
 	return sw.SetRow("A1", header)
 }
@@ -238,8 +237,20 @@ func (ts *tableSheet) setPrintArea() error {
 	if ts.rows <= printRows {
 		return nil
 	}
+	// The notice beside the header is outside the printed columns: the
+	// printed pages carry it in their header.
+	if err := ts.b.setHeader(ts.name, ts.printNotice()); err != nil {
+		return err
+	}
 	return ts.b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", Scope: ts.name,
 		RefersTo: fmt.Sprintf("'%s'!$A$1:$%s$%d", ts.name, columnName(max(len(ts.t.Columns), 1)), printRows+1)})
+}
+
+// printNotice says that a sheet longer than printRows prints its first
+// rows, and where the whole table is.
+func (ts *tableSheet) printNotice() string {
+	return fmt.Sprintf("Printed: the header and the first %s rows of %s; the full table is %s.csv.",
+		Count.FormatInt(printRows), Count.FormatInt(int64(ts.rows)), ts.t.Name)
 }
 
 // finish puts the autofilter over the sheet's rows, highlights the best

@@ -116,7 +116,7 @@ func (b *workbook) layOutView(m *viewMeasure) error {
 	if err != nil {
 		return err
 	}
-	vs := viewSheet{b: b, name: name, sw: sw, printed: true}
+	vs := viewSheet{b: b, name: name, sw: sw}
 	if err := vs.setWidths(widths); err != nil {
 		return err
 	}
@@ -251,26 +251,6 @@ type viewSheet struct {
 	b    *workbook
 	name string
 	sw   *excelize.StreamWriter
-	// printed shows numbers as the lesson prints them, not in the number
-	// style: a sheet of one of the lesson's own tables.
-	printed bool
-}
-
-// quantity returns the number style of a column's cells on this sheet.
-func (vs viewSheet) quantity(c Column) Quantity {
-	if !vs.printed {
-		return quantity(c)
-	}
-	return printedQuantity(c)
-}
-
-// printedQuantity is the number style of a column's cells on a sheet of
-// one of the lesson's own tables: numbers as the lesson prints them.
-func printedQuantity(c Column) Quantity {
-	if c.Kind == Float && c.Decimals >= 0 {
-		return Printed
-	}
-	return General
 }
 
 // title writes a one-cell title row.
@@ -319,7 +299,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 		if c.Kind == Text { // intervals, numbers or none, and labels alike
 			role = centredStyle
 		}
-		if styles[j], err = b.style(role, vs.quantity(c)); err != nil {
+		if styles[j], err = b.style(role, quantity(c)); err != nil {
 			return err
 		}
 	}
@@ -329,7 +309,7 @@ func (vs viewSheet) table(top int, blk Block) error {
 		if r < 0 || r >= len(blk.Rows) || c < 0 || c >= len(blk.Columns) {
 			return fmt.Errorf("block %q marks cell (%d, %d), outside its %d×%d cells", blk.Title, r, c, len(blk.Rows), len(blk.Columns))
 		}
-		if marked[m], err = b.style(markedStyle, vs.quantity(blk.Columns[c])); err != nil {
+		if marked[m], err = b.style(markedStyle, quantity(blk.Columns[c])); err != nil {
 			return err
 		}
 	}

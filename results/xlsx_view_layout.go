@@ -318,10 +318,10 @@ func (s *styleAsks) block(blk Block) {
 	s.add(styleKey{headerStyle, General})
 	s.add(styleKey{numberHeaderStyle, General})
 	for _, c := range blk.Columns {
-		s.add(styleKey{viewCellRole(c), printedQuantity(c)})
+		s.add(styleKey{viewCellRole(c), quantity(c)})
 	}
 	for _, m := range blk.Marked {
-		s.add(styleKey{markedStyle, printedQuantity(blk.Columns[m[1]])})
+		s.add(styleKey{markedStyle, quantity(blk.Columns[m[1]])})
 	}
 }
 

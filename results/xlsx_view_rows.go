@@ -206,7 +206,7 @@ func (e *blockEncoder) columns(cols []Column) error {
 	e.cells, e.marked = make([][]byte, len(cols)), make([][]byte, len(cols))
 	for j, c := range cols {
 		var err error
-		if e.cells[j], err = e.styleAttr(viewCellRole(c), printedQuantity(c)); err != nil {
+		if e.cells[j], err = e.styleAttr(viewCellRole(c), quantity(c)); err != nil {
 			return err
 		}
 	}
@@ -246,7 +246,7 @@ func (e *blockEncoder) block(ctx context.Context, top int, blk Block) error {
 	for _, m := range e.marks {
 		if e.marked[m[1]] == nil {
 			var err error
-			if e.marked[m[1]], err = e.styleAttr(markedStyle, printedQuantity(blk.Columns[m[1]])); err != nil {
+			if e.marked[m[1]], err = e.styleAttr(markedStyle, quantity(blk.Columns[m[1]])); err != nil {
 				return err
 			}
 		}

@@ -17,7 +17,7 @@ import (
 // page breaks where they fall. It is the reference the workbook's blocks
 // are held to.
 func streamViewByExcelize(b *workbook, sw *excelize.StreamWriter, rows viewRows) error {
-	vs := viewSheet{b: b, name: rows.v.Name, sw: sw, printed: true}
+	vs := viewSheet{b: b, name: rows.v.Name, sw: sw}
 	return rows.lay(b.ctx, sw.InsertPageBreak, vs.block)
 }
 

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -19,11 +20,17 @@ const (
 const (
 	whatIfSheet    = "what-if"
 	whatIfInputRow = 4  // probability, state rows, source: rows 4, 5, 6
+	whatIfNameRow  = 7  // the name of the source picked
 	whatIfBestRow  = 8  // the best interval and its expected total
 	whatIfTableRow = 10 // the header of the per-interval table
 	// whatIfSources is the most sources the sheet lists to pick from.
 	whatIfSources = 1000
+	// whatIfCols is how many columns the inputs and the interval table take.
+	whatIfCols = 7
 )
+
+// whatIfChartRows is how many rows of the default height the chart takes.
+var whatIfChartRows = int(math.Ceil(chartHeight*pixelPoints/rowPoints)) + 1
 
 // writeWhatIf writes the what-if sheet: input cells for the failure
 // probability, the rows one checkpoint writes and the source (defined
@@ -32,6 +39,8 @@ const (
 // certain cost and expected total as live formulas of the inputs and of
 // the sums the run counted, the best interval by formula (ties to the
 // first declared, as decisions.csv), and a chart bound to the formulas.
+// Where the sources' state rows differ, each source's are an input of its
+// row and the state rows cell reads the picked source's.
 // Each formula cell caches the value ckptlab computed for the first
 // decision, so the sheet reads right before any recalculation.
 func (b *workbook) writeWhatIf(w *WhatIf) error {
@@ -42,16 +51,35 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	if err := b.newSheet(sheet); err != nil {
 		return err
 	}
-	const cols = 7
-	widths := []float64{24, 14, 22, 16, 16, 16, 10}
-	for range len(w.Intervals) + 4 - cols {
+	srcs := w.Sources[:min(len(w.Sources), whatIfSources)]
+	perSource := false
+	titleWidth := 24
+	for _, s := range srcs {
+		perSource = perSource || s.StateRows != srcs[0].StateRows
+		titleWidth = max(titleWidth, len(s.Title)+2)
+	}
+	// The sources' columns: source, number, periods, failure weight, state
+	// rows where they differ, then a sum per interval.
+	sumCol := 5
+	if perSource {
+		sumCol = 6
+	}
+	widths := []float64{float64(titleWidth), 14, 22, 16, 16, 16, 10}
+	for range sumCol - 1 + len(w.Intervals) - len(widths) {
 		widths = append(widths, 12)
 	}
-	var width float64
-	for _, x := range widths[:cols] {
+	var width, keyWidth float64
+	for i, x := range widths {
 		width += columnPoints(x)
+		if i < 2 {
+			keyWidth += columnPoints(x)
+		}
 	}
-	if err := b.setUpPrint(sheet, layOut(width, 0, 0), 0, 0); err != nil {
+	var chars float64
+	for _, x := range widths[:whatIfCols] {
+		chars += x
+	}
+	if err := b.setUpPrint(sheet, layOutAt(width, keyWidth, 0, tableScale), 0, 2); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(sheet)
@@ -85,31 +113,53 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	}
 	k := len(w.Intervals)
 	first, last := whatIfTableRow+1, whatIfTableRow+k
-	srcs := w.Sources[:min(len(w.Sources), whatIfSources)]
-	srcHeader := last + 3
+	chartRow := last + 3
+	srcHeader := chartRow + whatIfChartRows + 2
 	s1, sn := srcHeader+1, srcHeader+len(srcs)
 	abs := func(col string, r1, r2 int) string { return fmt.Sprintf("$%s$%d:$%s$%d", col, r1, col, r2) }
+	// pick is the picked source's cell of a column of the sources' table:
+	// a plain reference when there is one source, since a one-cell INDEX
+	// range is read apart in some spreadsheet programs.
+	pick := func(col string) string {
+		if len(srcs) == 1 {
+			return fmt.Sprintf("$%s$%d", col, s1)
+		}
+		return fmt.Sprintf("INDEX(%s,%s)", abs(col, s1, sn), WhatIfSourceName)
+	}
 	intervals, totals := abs("A", first, last), abs("F", first, last)
 	src := w.Sources[0]
 
 	if err := vs.title(1, "What if: type a failure probability, a checkpoint's size or a source below; the totals and the best interval follow", titleStyle); err != nil {
 		return err
 	}
-	note := "Yellow cells are inputs. For interval k, expected total = probability × rows recomputed (weighted sum over the failure set) / failure weight + checkpoints × state rows, checkpoints = periods ÷ k rounded down (0 for none), as decisions.csv computes it; the best is the least, ties to the interval declared first. Every declared interval is weighed, excluded points too. " + w.Note
-	lines := len(note)/int(width/columnPoints(1)) + 1
-	row(2, excelize.Cell{StyleID: wrap, Value: strings.TrimSpace(note)})
-	if err == nil {
-		err = sw.MergeCell("A2", columnName(cols)+"2")
+	note := "Yellow cells are inputs. For interval k, expected total = probability × rows recomputed (weighted sum over the failure set) / failure weight + checkpoints × state rows, checkpoints = periods ÷ k rounded down (0 for none), as decisions.csv computes it; the best is the least, ties to the interval declared first. Every declared interval is weighed, excluded points too."
+	if perSource {
+		note += " The sources write checkpoints of different sizes: each source's state rows are an input of its row in the table of sources, and the state rows above follow the source picked (a number typed there holds for every source)."
 	}
-	_ = lines
+	note = strings.TrimSpace(note + " " + w.Note)
+	// A line of wrapped text holds fewer characters than the columns' widths
+	// in digits; a tenth less leaves room.
+	lines := int(math.Ceil(float64(len([]rune(note))) / (chars * 0.9)))
+	if err == nil {
+		err = sw.SetRow("A2", []any{excelize.Cell{StyleID: wrap, Value: note}}, excelize.RowOpts{Height: rowHeight(lines)})
+	}
+	if err == nil {
+		err = sw.MergeCell("A2", columnName(whatIfCols)+"2")
+	}
+	stateRows := excelize.Cell{StyleID: input[Count], Value: w.StateRows}
+	stateHelp := "the rows one checkpoint writes"
+	if perSource {
+		stateRows = excelize.Cell{StyleID: count, Formula: pick("E"), Value: w.StateRows}
+		stateHelp = "the rows one checkpoint writes: the source's, from the table of sources"
+	}
 	row(whatIfInputRow, excelize.Cell{StyleID: bold, Value: "failure probability"},
 		excelize.Cell{StyleID: input[Probability], Value: w.Probability}, "the probability that a run fails, from 0 to 1")
-	row(whatIfInputRow+1, excelize.Cell{StyleID: bold, Value: "state rows"},
-		excelize.Cell{StyleID: input[Count], Value: w.StateRows}, "the rows one checkpoint writes")
+	row(whatIfInputRow+1, excelize.Cell{StyleID: bold, Value: "state rows"}, stateRows, stateHelp)
 	row(whatIfInputRow+2, excelize.Cell{StyleID: bold, Value: "source"},
 		excelize.Cell{StyleID: input[Count], Value: 1},
-		excelize.Cell{Formula: fmt.Sprintf("INDEX(%s,%s)", abs("B", s1, sn), WhatIfSourceName), Value: src.Title},
-		nil, fmt.Sprintf("the number of a source in the table below, 1 to %d", len(srcs)))
+		fmt.Sprintf("the number of a source in the table of sources, 1 to %d", len(srcs)))
+	row(whatIfNameRow, excelize.Cell{StyleID: bold, Value: "source picked"},
+		excelize.Cell{Formula: pick("A"), Value: src.Title})
 
 	// The cached values: the first source at the first decision's inputs.
 	cks := make([]int64, k)
@@ -142,9 +192,9 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 			mark = "best"
 		}
 		row(r, excelize.Cell{StyleID: centred, Value: numericCellValue(TextValue(name))},
-			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("IF(ISNUMBER(A%d),INT(INDEX(%s,%s)/A%d),0)", r, abs("C", s1, sn), WhatIfSourceName, r), Value: cks[i]},
-			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("INDEX(%s,%s)", abs(columnName(5+i), s1, sn), WhatIfSourceName), Value: src.Sums[i]},
-			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("INDEX(%s,%s)", abs("D", s1, sn), WhatIfSourceName), Value: src.Weight},
+			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("IF(ISNUMBER(A%d),INT(%s/A%d),0)", r, pick("C"), r), Value: cks[i]},
+			excelize.Cell{StyleID: count, Formula: pick(columnName(sumCol + i)), Value: src.Sums[i]},
+			excelize.Cell{StyleID: count, Formula: pick("D"), Value: src.Weight},
 			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("B%d*%s", r, WhatIfStateRowsName), Value: cks[i] * w.StateRows},
 			excelize.Cell{StyleID: total, Formula: fmt.Sprintf("%s*C%d/D%d+E%d", WhatIfProbabilityName, r, r, r), Value: es[i]},
 			excelize.Cell{StyleID: bold, Formula: fmt.Sprintf(`IF(A%d=$B$%d,"best","")`, r, whatIfBestRow), Value: mark})
@@ -152,15 +202,21 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	if err := vs.title(srcHeader-1, "Sources: what the run counted, by number", blockStyle); err != nil {
 		return err
 	}
-	hdr := []any{excelize.Cell{StyleID: numberHeader, Value: "number"}, excelize.Cell{StyleID: header, Value: "source"},
+	hdr := []any{excelize.Cell{StyleID: header, Value: "source"}, excelize.Cell{StyleID: numberHeader, Value: "number"},
 		excelize.Cell{StyleID: numberHeader, Value: "periods"}, excelize.Cell{StyleID: numberHeader, Value: "failure weight"}}
+	if perSource {
+		hdr = append(hdr, excelize.Cell{StyleID: numberHeader, Value: "state rows"})
+	}
 	for _, name := range w.Intervals {
 		hdr = append(hdr, excelize.Cell{StyleID: numberHeader, Value: "sum, interval " + name})
 	}
 	row(srcHeader, hdr...)
 	for j, s := range srcs {
-		cells := []any{excelize.Cell{StyleID: count, Value: j + 1}, s.Title,
+		cells := []any{s.Title, excelize.Cell{StyleID: count, Value: j + 1},
 			excelize.Cell{StyleID: count, Value: s.Periods}, excelize.Cell{StyleID: count, Value: s.Weight}}
+		if perSource {
+			cells = append(cells, excelize.Cell{StyleID: input[Count], Value: s.StateRows})
+		}
 		for _, y := range s.Sums {
 			cells = append(cells, excelize.Cell{StyleID: count, Value: y})
 		}
@@ -177,6 +233,31 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 			return err
 		}
 	}
+	validations := []struct {
+		ref     string
+		kind    excelize.DataValidationType
+		lo, hi  any
+		message string
+	}{
+		{fmt.Sprintf("B%d", whatIfInputRow), excelize.DataValidationTypeDecimal, 0, 1, "a failure probability is a number from 0 to 1"},
+		{fmt.Sprintf("B%d", whatIfInputRow+1), excelize.DataValidationTypeWhole, 0, maxStateRows, "state rows are a whole number, 0 or more"},
+		{fmt.Sprintf("B%d", whatIfInputRow+2), excelize.DataValidationTypeWhole, 1, len(srcs), fmt.Sprintf("a source is a whole number from 1 to %d", len(srcs))},
+	}
+	if perSource {
+		validations = append(validations, validations[1])
+		validations[3].ref = fmt.Sprintf("E%d:E%d", s1, sn)
+	}
+	for _, v := range validations {
+		dv := excelize.NewDataValidation(true)
+		dv.Sqref = v.ref
+		if err := dv.SetRange(v.lo, v.hi, v.kind, excelize.DataValidationOperatorBetween); err != nil {
+			return err
+		}
+		dv.SetError(excelize.DataValidationErrorStyleStop, "Not an input value", v.message)
+		if err := b.f.AddDataValidation(sheet, dv); err != nil {
+			return fmt.Errorf("sheet %s: %w", sheet, err)
+		}
+	}
 	ref := func(col string) string { return fmt.Sprintf("'%s'!%s", sheet, abs(col, first, last)) }
 	label := excelize.Font{Color: "000000", Size: 9}
 	chart := &excelize.Chart{
@@ -186,14 +267,15 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 			Font: &excelize.Font{Color: "000000", Size: 11, Bold: true}}}},
 		Legend: excelize.ChartLegend{Position: "none"},
 		XAxis:  excelize.ChartAxis{Font: label, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "interval (periods between checkpoints)", Font: &label}}}},
-		YAxis:  excelize.ChartAxis{Font: label, MajorGridLines: true, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "expected total (rows)", Font: &label}}}},
+		YAxis: excelize.ChartAxis{Font: label, MajorGridLines: true, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "expected total (rows)", Font: &label}}},
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"}}, // rows, thousands separated, as the line charts
 		Series: []excelize.ChartSeries{{
 			Name:       fmt.Sprintf("'%s'!$F$%d", sheet, whatIfTableRow),
 			Categories: ref("A"),
 			Values:     ref("F"),
 		}},
 	}
-	if err := b.f.AddChart(sheet, columnName(cols+2)+strconv.Itoa(whatIfInputRow), chart); err != nil {
+	if err := b.f.AddChart(sheet, "A"+strconv.Itoa(chartRow), chart); err != nil {
 		return fmt.Errorf("sheet %s: chart: %w", sheet, err)
 	}
 	points := make([]string, len(w.Intervals))
@@ -203,3 +285,7 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	b.charts = append(b.charts, chartCache{ys: [][]float64{w.Totals}, points: points})
 	return sw.Flush()
 }
+
+// maxStateRows is the most state rows the what-if sheet's inputs accept:
+// a bound the data validation needs, far past any checkpoint.
+const maxStateRows = 1e15

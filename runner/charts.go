@@ -42,7 +42,7 @@ func (r *Result) Charts() []results.Chart {
 	var expected, sawtooth, workers chartsOfKind
 	for si, sr := range r.Sources {
 		g := sr.Grid
-		title := sr.title(results.Count.FormatInt)
+		title := sr.title()
 		costs := sr.Parts[0].Costs
 		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
 			if none(r.anyLeft(sr, nil, []int{stateRows}, nil)) {

@@ -41,6 +41,7 @@ func (r *Result) Set(formats []string) results.Set {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
 		set.WhatIf = r.WhatIf()
+		set.KeyFigures = r.KeyFigures()
 	}
 	return set
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"strconv"
 
 	"ckptlab/decide"
 	"ckptlab/model"
@@ -48,7 +47,7 @@ func (r *Result) Views() []results.View {
 func (r *Result) sourceBlocks(blocks func(sr *SourceResult, title string, yield func(results.Block) bool) bool) iter.Seq[results.Block] {
 	return func(yield func(results.Block) bool) {
 		for _, sr := range r.Sources {
-			if !blocks(sr, sr.title(printedCount), yield) {
+			if !blocks(sr, sr.title(), yield) {
 				return
 			}
 		}
@@ -64,7 +63,7 @@ func (r *Result) stateRowsBlocks(block func(sr *SourceResult, title string, stat
 			if none(left) {
 				continue
 			}
-			if !yield(block(sr, title+", state rows "+strconv.Itoa(stateRows), stateRows, left)) {
+			if !yield(block(sr, title+", state rows "+results.Count.FormatInt(int64(stateRows)), stateRows, left)) {
 				return false
 			}
 		}
@@ -78,17 +77,14 @@ func (r *Result) wholeStream(sr *SourceResult) []model.Cost {
 	return pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
 }
 
-// title names the source in a block's or a chart's title, its counts
-// written by count: the views write them as the lesson prints them
-// (printedCount), the charts in the number style (results.Count).
-func (sr *SourceResult) title(count func(int64) string) string {
+// title names the source in a block's or a chart's title, its counts in
+// the number style.
+func (sr *SourceResult) title() string {
 	s := sr.Source
+	count := results.Count.FormatInt
 	return fmt.Sprintf("seed %d, %s subscribers, %s periods: stream job %s rows, failure %s",
 		s.Seed, count(int64(s.Subscribers)), count(int64(s.Periods)), count(int64(sr.Rows)), s.Label(sr.Failure))
 }
-
-// printedCount writes a count as the lesson prints it: digits alone.
-func printedCount(v int64) string { return strconv.FormatInt(v, 10) }
 
 func (sr *SourceResult) recoveryBlock(title string, costs []model.Cost) results.Block {
 	b := results.Block{Title: title, Columns: []results.Column{

@@ -6,6 +6,7 @@ import (
 
 	"ckptlab/answer"
 	"ckptlab/internal/words"
+	"ckptlab/model"
 	"ckptlab/results"
 )
 
@@ -32,6 +33,13 @@ func (r *Result) WhatIf() *results.WhatIf {
 	for _, c := range first.Parts[0].Costs {
 		w.Totals = append(w.Totals, expectedTotal(c, top, e.StateRows))
 	}
+	// each source's first decision's state rows
+	stateRows := map[model.Source]int64{}
+	for pt := range r.decisionPoints {
+		if _, ok := stateRows[pt.sr.Source]; !ok {
+			stateRows[pt.sr.Source] = int64(pt.stateRows)
+		}
+	}
 	var seen []*SourceResult
 	other := 0
 	for _, sr := range r.Sources {
@@ -45,9 +53,10 @@ func (r *Result) WhatIf() *results.WhatIf {
 		seen = append(seen, sr)
 		s := sr.Source
 		src := results.WhatIfSource{
-			Title:   fmt.Sprintf("seed %d, %s subscribers, %s periods", s.Seed, results.Count.FormatInt(int64(s.Subscribers)), results.Count.FormatInt(int64(s.Periods))),
-			Periods: s.Periods,
-			Weight:  sr.Parts[0].Costs[0].Weight,
+			Title:     fmt.Sprintf("seed %d, %s subscribers, %s periods", s.Seed, results.Count.FormatInt(int64(s.Subscribers)), results.Count.FormatInt(int64(s.Periods))),
+			Periods:   s.Periods,
+			Weight:    sr.Parts[0].Costs[0].Weight,
+			StateRows: stateRows[s],
 		}
 		for _, c := range sr.Parts[0].Costs {
 			src.Sums = append(src.Sums, c.Sum)

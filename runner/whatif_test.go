@@ -5,6 +5,7 @@ import (
 	"ckptlab/internal/slowtest"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"net/url"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,77 +150,213 @@ const recalcProfile = `<?xml version="1.0" encoding="UTF-8"?>
 </oor:items>
 `
 
+// recalcEngine is a spreadsheet program that recalculates workbooks on
+// load: recalc returns each one's what-if sheet as it computes it.
+type recalcEngine struct {
+	name   string
+	recalc func(t *testing.T, tool string, paths []string) [][][]string
+}
+
+var recalcEngines = []struct {
+	tool string // the program, found on PATH
+	recalcEngine
+}{
+	{"soffice", recalcEngine{"LibreOffice", recalcWithLibreOffice}},
+	{"ssconvert", recalcEngine{"Gnumeric", recalcWithGnumeric}},
+}
+
+// lookEngine finds an engine's program, a slow test's (internal/slowtest).
+func lookEngine(t *testing.T, tool string) string {
+	t.Helper()
+	return slowtest.Require(t, tool)[0]
+}
+
+// recalcWithLibreOffice has LibreOffice recalculate every formula on load
+// and export the what-if sheet, cells as stored: one run for every
+// workbook, whose names must differ.
+func recalcWithLibreOffice(t *testing.T, soffice string, paths []string) [][][]string {
+	t.Helper()
+	work := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(work, "profile", "user"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "profile", "user", "registrymodifications.xcu"), []byte(recalcProfile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	// the what-if sheet, the second, cells as stored
+	filter := "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,2"
+	args := append([]string{"-env:UserInstallation=" + profile.String(),
+		"--headless", "--norestore", "--convert-to", filter, "--outdir", work}, paths...)
+	out, err := exec.CommandContext(ctx, soffice, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("soffice: %v\n%s", err, out)
+	}
+	var sheets [][][]string
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".xlsx")
+		matches, _ := filepath.Glob(filepath.Join(work, name+"*.csv"))
+		if len(matches) != 1 {
+			t.Fatalf("soffice wrote %v for %s\n%s", matches, name, out)
+		}
+		sheets = append(sheets, readShown(t, matches[0]))
+	}
+	return sheets
+}
+
+// recalcWithGnumeric has Gnumeric's ssconvert recalculate each workbook
+// and export its what-if sheet, cells as stored.
+func recalcWithGnumeric(t *testing.T, ssconvert string, paths []string) [][][]string {
+	t.Helper()
+	var sheets [][][]string
+	for _, path := range paths {
+		csvPath := filepath.Join(t.TempDir(), "what-if.csv")
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, ssconvert, "--recalc", "-T", "Gnumeric_stf:stf_assistant",
+			"-O", "sheet=what-if format=raw separator=, quoting-mode=auto", path, csvPath)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("ssconvert: %v\n%s", err, out)
+		}
+		sheets = append(sheets, readShown(t, csvPath))
+	}
+	return sheets
+}
+
+// readShown reads a sheet exported as CSV.
+func readShown(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	shown, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shown
+}
+
+// typeInputs writes values into cells of the what-if sheet of the
+// workbook at path, saved under dir as name.xlsx.
+func typeInputs(t *testing.T, path, dir, name string, cells map[string]any) string {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for cell, v := range cells {
+		if err := f.SetCellValue("what-if", cell, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	typed := filepath.Join(dir, name+".xlsx")
+	if err := f.SaveAs(typed); err != nil {
+		t.Fatal(err)
+	}
+	return typed
+}
+
+// whatIfCheck is a workbook with inputs typed in and what its what-if
+// sheet must show.
+type whatIfCheck struct {
+	what       string
+	path       string
+	want       []string
+	wantBest   string
+	wantSource string
+}
+
+// recalcAll has every engine recalculate the checks' workbooks and
+// compares each what-if sheet with what it must show.
+func recalcAll(t *testing.T, checks []whatIfCheck) {
+	for _, e := range recalcEngines {
+		t.Run(e.name, func(t *testing.T) {
+			tool := lookEngine(t, e.tool)
+			paths := make([]string, len(checks))
+			for i, c := range checks {
+				paths[i] = c.path
+			}
+			for i, shown := range e.recalc(t, tool, paths) {
+				c := checks[i]
+				got, best := whatIfShown(shown, len(c.want))
+				if !slices.EqualFunc(got, c.want, sameTotal) || best != c.wantBest {
+					t.Errorf("%s: %s recalculates totals %v, best %s; ckptlab computes %v, best %s",
+						c.what, e.name, got, best, c.want, c.wantBest)
+				}
+				if len(shown) > 6 && len(shown[6]) > 1 && shown[6][1] != c.wantSource {
+					t.Errorf("%s: %s names the source picked %q, want %q", c.what, e.name, shown[6][1], c.wantSource)
+				}
+			}
+		})
+	}
+}
+
 // TestWhatIfRecalculates types other values into the what-if sheet's
-// input cells, has LibreOffice recalculate the workbook on load and export
-// the sheet, and compares its totals and best interval with what ckptlab
-// computes at those values: a run with the same probability and state rows
-// (grid.csv's expected_total, decisions.csv's best_interval).
+// input cells, has LibreOffice and Gnumeric recalculate the workbook and
+// export the sheet, and compares its totals and best interval with what
+// ckptlab computes at those values: a run with the same probability and
+// state rows (grid.csv's expected_total, decisions.csv's best_interval).
 func TestWhatIfRecalculates(t *testing.T) {
 	t.Parallel()
-	soffice := slowtest.Require(t, "soffice")[0]
-	for _, tc := range []whatIfCase{
+	slowtest.Require(t)
+	dir := t.TempDir()
+	var checks []whatIfCheck
+	for i, tc := range []whatIfCase{
 		{"lesson.yaml", "0.3", "500", 1},
 		{"lesson.yaml", "1", "0", 1},
 		{"faults.yaml", "0.8", "150", 3},
 		{"long-horizon.yaml", "0.05", "1000", 1},
-		{"paired-sizes.yaml", "0.61", "200", 1},
+		{"paired-sizes.yaml", "0.61", "200", 2},
 	} {
 		_, path := whatIfWorkbook(t, tc.file)
-		f, err := excelize.OpenFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
 		p, _ := strconv.ParseFloat(tc.prob, 64)
 		rows, _ := strconv.Atoi(tc.stateRows)
-		for cell, v := range map[string]any{"B4": p, "B5": rows, "B6": tc.source} {
-			if err := f.SetCellValue("what-if", cell, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := f.Save(); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-
-		work := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(work, "profile", "user"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(work, "profile", "user", "registrymodifications.xcu"), []byte(recalcProfile), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		// the what-if sheet, the second, cells as stored
-		filter := "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,2"
-		cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profile.String(),
-			"--headless", "--norestore", "--convert-to", filter, "--outdir", work, path)
-		out, err := cmd.CombinedOutput()
-		cancel()
-		if err != nil {
-			t.Fatalf("soffice: %v\n%s", err, out)
-		}
-		matches, _ := filepath.Glob(filepath.Join(work, "*.csv"))
-		if len(matches) != 1 {
-			t.Fatalf("soffice wrote %v\n%s", matches, out)
-		}
-		data, err := os.ReadFile(matches[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		cr := csv.NewReader(bytes.NewReader(data))
-		cr.FieldsPerRecord = -1
-		shown, err := cr.ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-
+		typed := typeInputs(t, path, dir, "typed-"+strconv.Itoa(i), map[string]any{"B4": p, "B5": rows, "B6": tc.source})
 		r, _ := whatIfWorkbook(t, tc.file, "probabilities="+tc.prob, "state_rows="+tc.stateRows)
 		want, wantBest := wantWhatIf(t, r, tc.source)
-		got, best := whatIfShown(shown, len(want))
-		if !slices.EqualFunc(got, want, sameTotal) || best != wantBest {
-			t.Errorf("%s at p %s, state rows %s, source %d: LibreOffice recalculates totals %v, best %s; ckptlab computes %v, best %s",
-				tc.file, tc.prob, tc.stateRows, tc.source, got, best, want, wantBest)
+		checks = append(checks, whatIfCheck{
+			what: fmt.Sprintf("%s at p %s, state rows %s, source %d", tc.file, tc.prob, tc.stateRows, tc.source),
+			path: typed, want: want, wantBest: wantBest, wantSource: r.WhatIf().Sources[tc.source-1].Title,
+		})
+	}
+	recalcAll(t, checks)
+}
+
+// TestWhatIfRecalculatesShipped has LibreOffice and Gnumeric recalculate
+// the what-if sheet of every shipped experiment at its first and last
+// source, the inputs as the sheet has them (each source's own state rows),
+// and compares the totals and best interval with decisions.csv.
+func TestWhatIfRecalculatesShipped(t *testing.T) {
+	t.Parallel()
+	slowtest.Require(t)
+	if raceDetector {
+		t.Skip("runs other programs: nothing to race, and minutes under the detector")
+	}
+	files, err := filepath.Glob(filepath.Join("..", "experiments", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no shipped experiments: %v", err)
+	}
+	dir := t.TempDir()
+	var checks []whatIfCheck
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		r, path := whatIfWorkbook(t, filepath.Base(file))
+		srcs := r.WhatIf().Sources
+		for _, source := range slices.Compact([]int{1, len(srcs)}) {
+			typed := typeInputs(t, path, dir, fmt.Sprintf("%s-%d", name, source), map[string]any{"B6": source})
+			want, wantBest := wantWhatIf(t, r, source)
+			checks = append(checks, whatIfCheck{
+				what: fmt.Sprintf("%s, source %d of %d", name, source, len(srcs)),
+				path: typed, want: want, wantBest: wantBest, wantSource: srcs[source-1].Title,
+			})
 		}
 	}
+	recalcAll(t, checks)
 }
