@@ -21,10 +21,12 @@ type Limits struct {
 // Exceeded says why a run of e passes one of the limits, and how to run
 // it anyway, or returns "" when it passes none.
 func (l Limits) Exceeded(e *experiment.Experiment) string {
+	processRows, processDecisions := e.ProcessRows()
 	for _, t := range []struct {
 		file string
 		rows int64
-	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()}} {
+	}{{"grid.csv", e.GridRows()}, {"failures.csv", e.FailureRows()},
+		{"process.csv", processRows}, {"process_decisions.csv", processDecisions}} {
 		if t.rows > l.MaxPoints {
 			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
 				t.file, countText(t.rows), l.MaxPoints, countText(t.rows))

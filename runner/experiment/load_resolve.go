@@ -79,6 +79,7 @@ func (l *loader) resolve() *Experiment {
 		}
 	}
 	l.checkDefaults(win, got, fr, e)
+	l.checkTime(win, got)
 	// A file without name is a base: it resolves to an experiment without
 	// one, which only validate accepts.
 	if len(l.errs) > 0 {
@@ -86,6 +87,7 @@ func (l *loader) resolve() *Experiment {
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
 	e.Origins = l.origins(win)
+	l.fillTime(&e, func(key string) *parsed { v, _, _ := value(key); return v })
 	if !l.fillGrid(&e, win, cases, exclude) {
 		return nil
 	}
