@@ -145,7 +145,7 @@ func (s Set) compare(ctx context.Context, dir string, files []setFile) ([]Differ
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), Files(s.Name, []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}))
+	extra, err := extraFiles(filepath.Join(dir, s.Name), FilesOf(s.Name, []string{FormatCSV, FormatXLSX, FormatMD, FormatJSON}, s.hasProcess()))
 	if err != nil {
 		return nil, err
 	}

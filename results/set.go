@@ -28,6 +28,10 @@ type Set struct {
 	// the answers the grid leads to. A zero Table (no Columns) is not written.
 	Decisions Table
 	Breakeven Table
+	// Process and ProcessDecisions are process.csv and
+	// process_decisions.csv, the time model's tables (SPEC 15); zero
+	// Tables without the model, and then not written.
+	Process, ProcessDecisions Table
 	// BestIntervals is Decisions's rows with only the columns seed,
 	// subscribers, periods, state_rows, probability and best_interval,
 	// made at less cost than the whole decisions: the summary's decision
@@ -167,7 +171,7 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 		return err
 	}
 	defer atomicfs.Remove(stage) // after the swap, the previous set
-	written := Files(s.Name, formats)
+	written := FilesOf(s.Name, formats, s.hasProcess())
 	kept, err := s.keepOthers(final, stage, written)
 	if err != nil {
 		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
@@ -280,7 +284,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 		switch f {
 		case FormatCSV:
 			tables := []Table{s.Grid, s.Failures}
-			for _, t := range []Table{s.Decisions, s.Breakeven} {
+			for _, t := range []Table{s.Decisions, s.Breakeven, s.Process, s.ProcessDecisions} {
 				if t.Columns != nil { // a set made without decisions has none
 					tables = append(tables, t)
 				}

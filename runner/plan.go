@@ -56,7 +56,7 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 		}
 	}
 	key := "writes"
-	for _, name := range results.Files(e.Name, formats) {
+	for _, name := range results.FilesOf(e.Name, formats, e.Time != nil) {
 		line(key, filepath.Join(outDir, e.Name, name))
 		key = ""
 	}

@@ -36,6 +36,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Version:       Version,
 		Inputs:        r.Exp.Inputs(),
 	}
+	set.Process, set.ProcessDecisions = r.ProcessTables()
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
