@@ -18,3 +18,7 @@ func FilesOf(name string, formats []string, process bool) []string {
 
 // hasProcess reports whether the set holds the time model's tables.
 func (s Set) hasProcess() bool { return s.Process.Columns != nil }
+
+// Files returns the files the set writes in the given formats: Files of
+// its name, with the time model's tables when it has them.
+func (s Set) Files(formats []string) []string { return FilesOf(s.Name, formats, s.hasProcess()) }
