@@ -157,3 +157,28 @@ func TestProcessRowsWithCases(t *testing.T) {
 		t.Errorf("ProcessRows %d and %d, tables %d and %d; want 16 and 4", n, d, len(rs), len(ds))
 	}
 }
+
+// TestProcessHeadline: the headline's line of a group says the interval in
+// periods and time, the share lost and the textbook optima, here those of
+// the anchor case at M = 24 h (Young 120, Daly 116.7 minutes; SPEC 15's
+// example loses about 9.6 %).
+func TestProcessHeadline(t *testing.T) {
+	r := evaluateYAML(t, "name: x\nsubscribers: 30\nperiods: 5001\nintervals: [117]\nprobabilities: 1\n"+
+		"throughput: 0.5\ncheckpoint_time: 5m\nrestart_time: 10m\nmtbf: 24h\n")
+	lines := r.timeHeadline()
+	if len(lines) != 1 {
+		t.Fatalf("headline %q, want one line", lines)
+	}
+	const head, tail = "at MTBF 24 h: every 117 periods (1 h 57 min), ", " of the time lost; Young 120, Daly 116.7"
+	line := lines[0]
+	if !strings.HasPrefix(line, head) || !strings.HasSuffix(line, tail) {
+		t.Fatalf("headline %q, want %q…%q", line, head, tail)
+	}
+	pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(line, head), tail), " %"), 64)
+	if err != nil || pct < 9 || pct > 10 {
+		t.Errorf("headline %q: lost %v %%, want about 9.6", line, pct)
+	}
+	if set := r.Set([]string{results.FormatCSV}); !strings.Contains(strings.Join(set.Headline, "\n"), line) {
+		t.Errorf("the set's headline lacks %q", line)
+	}
+}

@@ -37,6 +37,7 @@ func (r *Result) Set(formats []string) results.Set {
 		Inputs:        r.Exp.Inputs(),
 	}
 	set.Process, set.ProcessDecisions = r.ProcessTables()
+	set.Headline = append(set.Headline, r.timeHeadline()...)
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
