@@ -56,6 +56,11 @@ type RunJSON struct {
 	// breakeven.csv, each an object of its columns in the table's order.
 	Decisions []JSONRow `json:"decisions"`
 	Breakeven []JSONRow `json:"breakeven"`
+	// Process and ProcessDecisions are the rows of process.csv and
+	// process_decisions.csv, the time model's tables; left out without
+	// the model. A figure a row lacks is null.
+	Process          []JSONRow `json:"process,omitempty"`
+	ProcessDecisions []JSONRow `json:"process_decisions,omitempty"`
 }
 
 // JSONRow is a row of a table as a JSON object: its columns in order, each
@@ -76,6 +81,10 @@ func (r JSONRow) MarshalJSON() ([]byte, error) {
 		}
 		b.WriteString(strconv.Quote(c.Name))
 		b.WriteByte(':')
+		if v := r.Values[i]; v.Kind == Text && v.Text == "" && c.Kind != Text {
+			b.WriteString("null") // a number the row does not have
+			continue
+		}
 		b.Write(JSONValue(r.Values[i]))
 	}
 	b.WriteByte('}')
@@ -113,7 +122,7 @@ func (s Set) JSON() RunJSON {
 	if headline == nil {
 		headline = []string{}
 	}
-	return RunJSON{
+	doc := RunJSON{
 		Kind: JSONKindRun, Version: JSONVersion, CkptlabVersion: s.Version,
 		Name: s.Name, Description: s.Description,
 		Experiment: JSONSettings(s.Config),
@@ -121,6 +130,10 @@ func (s Set) JSON() RunJSON {
 		Decisions:  JSONRows(s.Decisions),
 		Breakeven:  JSONRows(s.Breakeven),
 	}
+	if s.hasProcess() {
+		doc.Process, doc.ProcessDecisions = JSONRows(s.Process), JSONRows(s.ProcessDecisions)
+	}
+	return doc
 }
 
 // WriteJSON writes the set's RunJSON, indented, ending in a line feed.

@@ -198,9 +198,9 @@ type timeColumn[R any] struct {
 // empty is the cell of a figure a row does not have.
 var empty = results.TextValue("")
 
-// floatOr returns v as a cell, or an empty one when not ok.
+// floatOr returns v as a cell, or an empty one when not ok or not finite.
 func floatOr(v float64, ok bool) results.Value {
-	if !ok || math.IsNaN(v) {
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 		return empty
 	}
 	return results.FloatValue(v)
@@ -213,9 +213,9 @@ func groupColumns[R any](g func(r *R) *timeGroup) []timeColumn[R] {
 		{results.Column{Name: "seed", Kind: results.Int, Quantity: results.General}, func(r *R) results.Value { return results.IntValue(int64(g(r).sr.Source.Seed)) }},
 		{results.Column{Name: "subscribers", Kind: results.Int}, func(r *R) results.Value { return results.IntValue(int64(g(r).sr.Source.Subscribers)) }},
 		{results.Column{Name: "periods", Kind: results.Int}, func(r *R) results.Value { return results.IntValue(int64(g(r).sr.Source.Periods)) }},
-		{results.Column{Name: "mtbf_seconds", Kind: results.Float, Decimals: -1, Quantity: results.General}, func(r *R) results.Value { return results.FloatValue(g(r).group.MTBF) }},
-		{results.Column{Name: "checkpoint_seconds", Kind: results.Float, Decimals: -1, Quantity: results.General}, func(r *R) results.Value { return results.FloatValue(g(r).group.Checkpoint) }},
-		{results.Column{Name: "restart_seconds", Kind: results.Float, Decimals: -1, Quantity: results.General}, func(r *R) results.Value { return results.FloatValue(g(r).group.Restart) }},
+		{seconds("mtbf_seconds"), func(r *R) results.Value { return results.FloatValue(g(r).group.MTBF) }},
+		{seconds("checkpoint_seconds"), func(r *R) results.Value { return results.FloatValue(g(r).group.Checkpoint) }},
+		{seconds("restart_seconds"), func(r *R) results.Value { return results.FloatValue(g(r).group.Restart) }},
 		{results.Column{Name: "distribution", Kind: results.Text}, func(r *R) results.Value { return results.TextValue(g(r).dist.String()) }},
 		{results.Column{Name: "shape", Kind: results.Float, Decimals: -1, Quantity: results.General}, func(r *R) results.Value {
 			return floatOr(g(r).group.Shape, g(r).dist == process.Weibull)
@@ -298,11 +298,11 @@ var processDecisionColumns = append(groupColumns(func(g *timeGroup) *timeGroup {
 )
 
 func seconds(name string) results.Column {
-	return results.Column{Name: name, Kind: results.Float, Decimals: 1, Quantity: results.Total}
+	return results.Column{Name: name, Kind: results.Float, Decimals: 1, Quantity: results.Seconds}
 }
 
 func fraction(name string) results.Column {
-	return results.Column{Name: name, Kind: results.Float, Decimals: -1, Quantity: results.General}
+	return results.Column{Name: name, Kind: results.Float, Decimals: -1, Quantity: results.Share}
 }
 
 func estimate(name string) results.Column {

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -180,5 +181,50 @@ func TestProcessHeadline(t *testing.T) {
 	}
 	if set := r.Set([]string{results.FormatCSV}); !strings.Contains(strings.Join(set.Headline, "\n"), line) {
 		t.Errorf("the set's headline lacks %q", line)
+	}
+}
+
+// TestProcessEveryFormat: the headline, the Markdown and the JSON name the
+// best interval of each group as process_decisions.csv does.
+func TestProcessEveryFormat(t *testing.T) {
+	r := evaluateYAML(t, "name: x\nintervals: all\nprobabilities: 1\nthroughput: 0.3\ncheckpoint_time: 5m\n"+
+		"restart_time: 10m\nmtbf: [15m, 6h, 24h]\n")
+	set := r.Set([]string{results.FormatMD, results.FormatJSON})
+	_, decText := processCSV(t, r)
+	header, decs := records(decText)
+	var md, js bytes.Buffer
+	if err := results.WriteMarkdown(&md, set); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteJSON(&js, set); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		ProcessDecisions []map[string]any `json:"process_decisions"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.ProcessDecisions) != len(decs) {
+		t.Fatalf("JSON has %d process decisions, the CSV %d", len(doc.ProcessDecisions), len(decs))
+	}
+	words := map[string]string{"none": "no checkpoint", "1": "every period"}
+	for i, row := range decs {
+		best := field(t, header, row, "best_interval")
+		if got := doc.ProcessDecisions[i]["best_interval"]; got != best {
+			t.Errorf("group %d: JSON best %v, CSV %s", i, got, best)
+		}
+		said := words[best]
+		if said == "" {
+			said = "every " + best + " periods"
+		}
+		mtbf, _ := strconv.ParseFloat(field(t, header, row, "mtbf_seconds"), 64)
+		line := "at MTBF " + results.Duration(mtbf) + ": " + said
+		if !strings.Contains(strings.Join(set.Headline, "\n"), line) {
+			t.Errorf("headline lacks %q:\n%s", line, strings.Join(set.Headline, "\n"))
+		}
+		if cell := "| " + results.Duration(mtbf) + " | " + best + " |"; !strings.Contains(md.String(), cell) {
+			t.Errorf("Markdown lacks %q", cell)
+		}
 	}
 }
