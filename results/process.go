@@ -28,6 +28,9 @@ func (s Set) hasProcess() bool { return s.Process.Columns != nil }
 // its name, with the time model's tables when it has them.
 func (s Set) Files(formats []string) []string { return FilesOf(s.Name, formats, s.hasProcess()) }
 
+// timeSheet is the workbook's sheet of the time model's charts.
+const timeSheet = "time"
+
 // processKeys is the number of leading columns of the time model's tables
 // that name a row: the source's keys and the failure process.
 const processKeys = 8

@@ -46,6 +46,10 @@ type Set struct {
 	// Charts are the figures that answer the experiment's questions, built
 	// from the same results as Views and shown with them.
 	Charts []Chart
+	// TimeCharts are the time sheet's charts: the share of time lost
+	// against the interval, a line per MTBF (SPEC 15); nil without the
+	// time model.
+	TimeCharts []Chart
 	// WhatIf is the what-if sheet's figures, or nil for no such sheet.
 	WhatIf *WhatIf
 	// Config is the resolved configuration, key and value in YAML flow

@@ -1,13 +1,17 @@
 package runner
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -227,4 +231,67 @@ func TestProcessEveryFormat(t *testing.T) {
 			t.Errorf("Markdown lacks %q", cell)
 		}
 	}
+}
+
+// TestProcessWorkbook: the workbook has the time sheet, a chart of the
+// time lost against the interval with a line per MTBF, and the two tables.
+func TestProcessWorkbook(t *testing.T) {
+	r := evaluateYAML(t, "name: x\nprobabilities: 1\nthroughput: 0.3\ncheckpoint_time: 5m\n"+
+		"restart_time: 10m\nmtbf: [15m, 6h, 24h]\n")
+	set := r.Set([]string{results.FormatXLSX})
+	if len(set.TimeCharts) != 1 {
+		t.Fatalf("%d time charts, want one", len(set.TimeCharts))
+	}
+	c := set.TimeCharts[0]
+	var names []string
+	for _, col := range c.Data.Columns {
+		names = append(names, col.Name)
+	}
+	if want := "interval,MTBF 15 min,MTBF 6 h,MTBF 24 h"; strings.Join(names, ",") != want {
+		t.Errorf("chart columns %v, want %s", names, want)
+	}
+	dir := t.TempDir()
+	if err := set.Write(dir, []string{results.FormatXLSX}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(filepath.Join(dir, "x", "x.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sheets := strings.Join(f.GetSheetList(), ",")
+	for _, s := range []string{"time", "process_decisions", "process"} {
+		if !strings.Contains(","+sheets+",", ","+s+",") {
+			t.Errorf("sheets %s lack %s", sheets, s)
+		}
+	}
+	if title, _ := f.GetCellValue("time", "A1"); !strings.HasPrefix(title, "Time lost against the interval") {
+		t.Errorf("time sheet A1 %q", title)
+	}
+	without := set
+	without.TimeCharts = nil
+	other := t.TempDir()
+	if err := without.Write(other, []string{results.FormatXLSX}); err != nil {
+		t.Fatal(err)
+	}
+	if with, none := chartParts(t, filepath.Join(dir, "x", "x.xlsx")), chartParts(t, filepath.Join(other, "x", "x.xlsx")); with != none+1 {
+		t.Errorf("%d charts in the workbook, %d without the time sheet's: want one more", with, none)
+	}
+}
+
+// chartParts counts the charts of a workbook.
+func chartParts(t *testing.T, path string) int {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	n := 0
+	for _, e := range z.File {
+		if strings.HasPrefix(e.Name, "xl/charts/chart") {
+			n++
+		}
+	}
+	return n
 }

@@ -42,6 +42,7 @@ func (r *Result) Set(formats []string) results.Set {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
 		set.WhatIf = r.WhatIf()
+		set.TimeCharts = r.TimeCharts()
 	}
 	return set
 }
