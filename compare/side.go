@@ -143,6 +143,7 @@ func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string) 
 	}
 	tables := map[string]func() results.Table{
 		gridTable: res.GridTable, decisionsTable: res.DecisionsTable, breakevenTable: res.BreakevenTable,
+		processDecisionsTable: func() results.Table { _, d := res.ProcessTables(); return d },
 	}
 	return &Side{Label: label, Name: e.Name, Settings: runner.Config(e), open: func(table string) (io.ReadCloser, error) {
 		t := tables[table]()
