@@ -32,3 +32,59 @@ func TestRunTimeBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestShardsCarryTime: shards and merge write the time model's tables byte
+// for byte as an unsharded run does; the counts suffice.
+func TestShardsCarryTime(t *testing.T) {
+	path := writeExperiment(t, "x.yaml", "name: x\nseeds: [1, 2, 3]\nthroughput: 0.3\ncheckpoint_time: 5m\n"+
+		"restart_time: 10m\nmtbf: [6h, 24h]\nreplications: 500\n")
+	whole, sharded := filepath.Join(t.TempDir(), "w"), filepath.Join(t.TempDir(), "s")
+	for _, args := range [][]string{
+		{"run", "-q", "--format", "csv", "-o", whole, path},
+		{"run", "-q", "--shard", "1/2", "-o", sharded, path},
+		{"run", "-q", "--shard", "2/2", "-o", sharded, path},
+		{"merge", "-q", "--format", "csv", "-o", sharded, path},
+	} {
+		if code, _, stderr := ckptlab(args...); code != 0 {
+			t.Fatalf("%v = %d: %s", args, code, stderr)
+		}
+	}
+	for _, name := range []string{"process.csv", "process_decisions.csv"} {
+		a, err := os.ReadFile(filepath.Join(whole, "x", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(sharded, "x", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s of the merged shards differs from the unsharded run's", name)
+		}
+		if strings.Count(string(a), "\n") < 2 {
+			t.Errorf("%s has no rows:\n%s", name, a)
+		}
+	}
+}
+
+// TestPlanTime: plan states the time model's tables, their rows and the
+// replications' limit, and --max-points counts those rows.
+func TestPlanTime(t *testing.T) {
+	path := writeExperiment(t, "x.yaml", "name: x\nthroughput: 1\ncheckpoint_time: 5m\n"+
+		"mtbf: {from: 1h, to: 20h, step: 1h}\nreplications: 10\n")
+	code, stdout, stderr := ckptlab("plan", "--format", "csv", path)
+	if code != 0 {
+		t.Fatalf("plan = %d: %s", code, stderr)
+	}
+	for _, want := range []string{"process rows     120", "process decisions 20 rows", "replications     10 per point (at most 1000000)",
+		"out/x/process.csv", "out/x/process_decisions.csv"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, stdout)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr = ckptlab("run", "-q", "--max-points", "100", "-o", out, path)
+	if code == 0 || !strings.Contains(stderr, "process.csv would have 120 rows, more than --max-points 100") {
+		t.Errorf("run --max-points 100 = %d: %s", code, stderr)
+	}
+}
