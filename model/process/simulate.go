@@ -42,8 +42,9 @@ type Estimate struct {
 
 // MaxFailures bounds the failures one simulation of a point counts, over
 // all its replications: a job whose segments a failure almost always
-// interrupts would otherwise not end.
-const MaxFailures = 1 << 27
+// interrupts would otherwise not end. Under exponential failures a point
+// whose expected count passes it is not simulated at all.
+const MaxFailures = 1 << 24
 
 // block is the number of replications summed together; the blocks are
 // fixed, so the sums come out the same for any number of goroutines.
@@ -66,11 +67,13 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 			needs[i] += checkpoint
 		}
 	}
+	if f.Distribution == Exponential && float64(reps)*expectedFailures(needs, restart, f.MTBF) > MaxFailures {
+		return Estimate{}
+	}
 	draw := f.sampler()
-	limit := max(MaxFailures/reps, 1)
 	nblocks := (reps + block - 1) / block
 	sums := make([]moments, nblocks)
-	var next atomic.Int64
+	var next, total atomic.Int64 // total: failures counted so far
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for range max(min(jobs, nblocks), 1) {
@@ -87,7 +90,7 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 				var m moments
 				for i := b * block; i < min((b+1)*block, reps); i++ {
 					pcg.Seed(seed, mix(point, uint64(i)))
-					t, ok := replicate(needs, restart, r, draw, limit)
+					t, ok := replicate(needs, restart, r, draw, &total)
 					if !ok {
 						failed.Store(true)
 						return
@@ -113,16 +116,19 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 	return Estimate{Mean: all.mean, HalfWidth: half, OK: true}
 }
 
-// replicate returns the time of one run of the job, or false once it meets
-// more than limit failures.
-func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.Rand) float64, limit int) (float64, bool) {
+// replicate returns the time of one run of the job, adding its failures
+// to total, or false once total passes MaxFailures. It adds them in steps,
+// so it stops only when the point's failures do pass the bound, whatever
+// the other goroutines count meanwhile.
+func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.Rand) float64, total *atomic.Int64) (float64, bool) {
+	const step = 1024
 	var t float64
 	left := draw(r) // time to the next failure
 	failures := 0
 	for _, base := range needs {
 		need := base
 		for left < need {
-			if failures++; failures > limit {
+			if failures++; failures%step == 0 && total.Add(step) > MaxFailures {
 				return 0, false
 			}
 			t += left
@@ -132,7 +138,19 @@ func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.R
 		t += need
 		left -= need
 	}
-	return t, true
+	return t, total.Add(int64(failures%step)) <= MaxFailures
+}
+
+// expectedFailures returns the expected failures of one run under
+// exponential failures: a segment's first attempt needs its work, each
+// one after a failure the restart too, so it fails (1 − e^{−W/M})·e^{(R+W)/M}
+// times on average.
+func expectedFailures(needs []float64, restart, mtbf float64) float64 {
+	var n float64
+	for _, w := range needs {
+		n += -math.Expm1(-w/mtbf) * math.Exp((restart+w)/mtbf)
+	}
+	return n
 }
 
 // sampler returns a function that draws a time between failures.
