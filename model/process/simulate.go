@@ -82,6 +82,7 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 			defer wg.Done()
 			pcg := rand.NewPCG(0, 0)
 			r := rand.New(pcg)
+			c := counter{total: &total}
 			for !failed.Load() {
 				b := int(next.Add(1) - 1)
 				if b >= nblocks {
@@ -90,12 +91,16 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 				var m moments
 				for i := b * block; i < min((b+1)*block, reps); i++ {
 					pcg.Seed(seed, mix(point, uint64(i)))
-					t, ok := replicate(needs, restart, r, draw, &total)
+					t, ok := replicate(needs, restart, r, draw, &c)
 					if !ok {
 						failed.Store(true)
 						return
 					}
 					m.add(t)
+				}
+				if !c.flush() {
+					failed.Store(true)
+					return
 				}
 				sums[b] = m
 			}
@@ -116,19 +121,15 @@ func Simulate(segs []Segment, checkpoint, restart float64, f Failures, reps int,
 	return Estimate{Mean: all.mean, HalfWidth: half, OK: true}
 }
 
-// replicate returns the time of one run of the job, adding its failures
-// to total, or false once total passes MaxFailures. It adds them in steps,
-// so it stops only when the point's failures do pass the bound, whatever
-// the other goroutines count meanwhile.
-func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.Rand) float64, total *atomic.Int64) (float64, bool) {
-	const step = 1024
+// replicate returns the time of one run of the job, counting its
+// failures in c, or false once the point's failures pass MaxFailures.
+func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.Rand) float64, c *counter) (float64, bool) {
 	var t float64
 	left := draw(r) // time to the next failure
-	failures := 0
 	for _, base := range needs {
 		need := base
 		for left < need {
-			if failures++; failures%step == 0 && total.Add(step) > MaxFailures {
+			if !c.add() {
 				return 0, false
 			}
 			t += left
@@ -138,7 +139,33 @@ func replicate(needs []float64, restart float64, r *rand.Rand, draw func(*rand.R
 		t += need
 		left -= need
 	}
-	return t, total.Add(int64(failures%step)) <= MaxFailures
+	return t, true
+}
+
+// counter counts one goroutine's failures into the point's total in
+// steps: the total passes MaxFailures only when the point's failures do,
+// whatever the other goroutines count meanwhile.
+type counter struct {
+	total   *atomic.Int64
+	pending int64
+}
+
+const countStep = 1024
+
+// add counts a failure and reports whether the point is still within
+// MaxFailures.
+func (c *counter) add() bool {
+	if c.pending++; c.pending == countStep {
+		return c.flush()
+	}
+	return true
+}
+
+// flush adds the pending failures to the total.
+func (c *counter) flush() bool {
+	n := c.pending
+	c.pending = 0
+	return c.total.Add(n) <= MaxFailures
 }
 
 // expectedFailures returns the expected failures of one run under
