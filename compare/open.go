@@ -257,6 +257,9 @@ func Pair(old, new *Side) (Experiment, error) {
 	if e.Grid, err = compareGrid(old, new, without(gridKey, moved)); err != nil {
 		return e, err
 	}
+	if e.Time, err = compareTime(old, new); err != nil {
+		return e, err
+	}
 	if e.differs() {
 		e.Status = StatusChanged
 	}
@@ -266,7 +269,7 @@ func Pair(old, new *Side) (Experiment, error) {
 // differs reports whether any part of the pair differs.
 func (e *Experiment) differs() bool {
 	d, v, g := e.Decisions, e.Envelopes, e.Grid
-	if len(e.Settings) > 0 || len(d.Changed)+len(d.OnlyOld)+len(d.OnlyNew) > 0 ||
+	if len(e.Settings) > 0 || len(d.Changed)+len(d.OnlyOld)+len(d.OnlyNew) > 0 || e.Time.timeDiffers() ||
 		len(v.Changed)+len(v.OnlyOld)+len(v.OnlyNew) > 0 ||
 		g.OnlyOld+g.OnlyNew > 0 || len(g.OnlyOldColumns)+len(g.OnlyNewColumns) > 0 {
 		return true

@@ -50,9 +50,14 @@ type part struct {
 	table [][]string
 }
 
-// parts returns the four parts of the report of e, in order.
+// parts returns the four parts of the report of e, in order, and the
+// time model's when a side has it.
 func parts(e *Experiment) []part {
-	return []part{settingsPart(e), decisionsPart(e), envelopesPart(e), gridPart(e)}
+	out := []part{settingsPart(e), decisionsPart(e), envelopesPart(e), gridPart(e)}
+	if e.Time != nil {
+		out = append(out, timePart(e))
+	}
+	return out
 }
 
 func settingsPart(e *Experiment) part {

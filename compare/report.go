@@ -48,6 +48,9 @@ type Experiment struct {
 	Envelopes Envelopes `json:"envelopes"`
 	// Grid compares grid.csv.
 	Grid Grid `json:"grid"`
+	// Time compares process_decisions.csv, the time model's choices;
+	// nil, and left out, when neither side has the model.
+	Time *Decisions `json:"time,omitempty"`
 }
 
 // SettingChange is a key whose value differs; for an axis given as a

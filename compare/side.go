@@ -182,6 +182,7 @@ func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string, 
 		}
 		tables := map[string]func() results.Table{
 			gridTable: res.GridTable, decisionsTable: res.DecisionsTable, breakevenTable: res.BreakevenTable,
+			processDecisionsTable: func() results.Table { _, d := res.ProcessTables(); return d },
 		}
 		t := tables[table]()
 		if table != gridTable { // small: written at once

@@ -149,7 +149,7 @@ func (s Set) compare(ctx context.Context, dir string, files []setFile) ([]Differ
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), allFiles(s.Name))
+	extra, err := extraFiles(filepath.Join(dir, s.Name), FilesOf(s.Name, allFormats, s.hasProcess()))
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,12 @@ func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) 
 	j.rows(s.Breakeven.stopOn(ctx))
 	j.member("recommended")
 	j.recommendations(s.Answer)
+	if s.hasProcess() {
+		j.member("process")
+		j.rows(s.Process.stopOn(ctx))
+		j.member("process_decisions")
+		j.rows(s.ProcessDecisions.stopOn(ctx))
+	}
 	j.w.WriteString("\n" + indent + "}" + tail)
 	return j.w.Flush()
 }
@@ -237,6 +243,8 @@ func appendJSONValue(dst []byte, c Column, v Value) []byte {
 		return strconv.AppendBool(dst, v.Bool)
 	case Text:
 		switch {
+		case v.Text == "" && c.Kind != Text:
+			return append(dst, "null"...) // a number the row does not have
 		case c.Numeric && jsonNumber(v.Text):
 			return append(dst, v.Text...)
 		case c.Numeric && (v.Text == "NaN" || v.Text == "+Inf" || v.Text == "-Inf"):

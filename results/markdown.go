@@ -130,6 +130,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 			}
 		}, "the decisions table")
 	}
+	writeProcessMarkdown(md, s)
 	for _, v := range s.Views {
 		md.section(func(b *bytes.Buffer) { fmt.Fprintf(b, "\n### %s\n", escapeMarkdown(v.Title)) }, "the "+v.Name+" view")
 		n := 0

@@ -35,6 +35,12 @@ const (
 	// separator: the sheets that show the lesson's own tables show them
 	// as the lesson prints them (README, Result tables).
 	Printed
+	// Seconds is a duration, held in seconds: read as "1 h 57 min" (Duration),
+	// one decimal in the workbook.
+	Seconds
+	// Share is a fraction of time: read as a percentage with two
+	// significant digits (Percent).
+	Share
 )
 
 // quantityStyles is the number style, declared once: decimals shown, and
@@ -50,6 +56,8 @@ var quantityStyles = [...]struct {
 	Total:       {1, true},
 	Estimate:    {2, true},
 	Printed:     {1, false},
+	Seconds:     {1, true},
+	Share:       {2, false},
 }
 
 // Decimals returns how many decimals q shows, -1 for every digit.
@@ -58,6 +66,9 @@ func (q Quantity) Decimals() int { return quantityStyles[q].decimals }
 // NumFmt returns the spreadsheet number format that shows q: "#,##0.0"
 // for a total. General is "General".
 func (q Quantity) NumFmt() string {
+	if q == Share {
+		return "0.00%"
+	}
 	s := quantityStyles[q]
 	if s.decimals < 0 {
 		return "General"
@@ -83,6 +94,12 @@ func (q Quantity) Format(v float64) string {
 
 // Append appends v as Format writes it.
 func (q Quantity) Append(dst []byte, v float64) []byte {
+	switch q {
+	case Seconds:
+		return append(dst, Duration(v)...)
+	case Share:
+		return append(dst, Percent(v)...)
+	}
 	s := quantityStyles[q]
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.AppendFloat(dst, v, 'g', -1, 64)

@@ -29,6 +29,10 @@ type Set struct {
 	// the answers the grid leads to. A zero Table (no Columns) is not written.
 	Decisions Table
 	Breakeven Table
+	// Process and ProcessDecisions are process.csv and
+	// process_decisions.csv, the time model's tables (SPEC 15); zero
+	// Tables without the model, and then not written.
+	Process, ProcessDecisions Table
 	// BestIntervals is Decisions's rows with only the columns seed,
 	// subscribers, periods, state_rows, probability and best_interval,
 	// made at less cost than the whole decisions: the summary's decision
@@ -49,6 +53,10 @@ type Set struct {
 	// Charts are the figures that answer the experiment's questions, built
 	// from the same results as Views and shown with them.
 	Charts []Chart
+	// TimeCharts are the time sheet's charts: the share of time lost
+	// against the interval, a line per MTBF (SPEC 15); nil without the
+	// time model.
+	TimeCharts []Chart
 	// WhatIf is the what-if sheet's figures, or nil for no such sheet.
 	WhatIf *WhatIf
 	// Config is the resolved configuration, key and value in YAML flow
@@ -177,7 +185,7 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 		return err
 	}
 	defer atomicfs.Remove(stage) // after the swap, the previous set
-	written := Files(s.Name, formats)
+	written := FilesOf(s.Name, formats, s.hasProcess())
 	kept, err := s.keepOthers(final, stage, written)
 	if err != nil {
 		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
@@ -290,7 +298,7 @@ func (s Set) files(formats []string) ([]setFile, error) {
 		switch f {
 		case FormatCSV:
 			tables := []Table{s.Grid, s.Failures}
-			for _, t := range []Table{s.Decisions, s.Breakeven} {
+			for _, t := range []Table{s.Decisions, s.Breakeven, s.Process, s.ProcessDecisions} {
 				if t.Columns != nil { // a set made without decisions has none
 					tables = append(tables, t)
 				}

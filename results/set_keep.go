@@ -31,9 +31,9 @@ func OnRemoved(ctx context.Context, removed func(path string)) context.Context {
 }
 
 // allFiles is the canonical order of the files of a set: that of Files
-// over every format.
+// over every format, the time model's tables included.
 func allFiles(name string) []string {
-	return Files(name, allFormats)
+	return FilesOf(name, allFormats, true)
 }
 
 // keepOthers links into the staging folder the files of the set in final

@@ -232,7 +232,7 @@ func (b *workbook) build(s Set) error {
 		return err
 	}
 	tables := []Table{s.Grid, s.Failures}
-	for _, t := range []Table{s.Decisions, s.Breakeven} {
+	for _, t := range []Table{s.Decisions, s.Breakeven, s.ProcessDecisions, s.Process} {
 		if len(t.Columns) > 0 {
 			tables = append(tables, t)
 		}
@@ -242,6 +242,9 @@ func (b *workbook) build(s Set) error {
 	}
 	if len(s.Charts) > 0 {
 		b.plannedSheets = append(b.plannedSheets, "charts")
+	}
+	if len(s.TimeCharts) > 0 {
+		b.plannedSheets = append(b.plannedSheets, timeSheet)
 	}
 	for _, t := range tables {
 		b.plannedSheets = append(b.plannedSheets, t.Name)
@@ -257,6 +260,9 @@ func (b *workbook) build(s Set) error {
 		return err
 	}
 	if err := b.writeCharts(s.Charts); err != nil {
+		return err
+	}
+	if err := b.writeChartSheet(timeSheet, s.TimeCharts); err != nil {
 		return err
 	}
 	for _, t := range tables {

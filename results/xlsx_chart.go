@@ -26,10 +26,15 @@ const (
 // table. Printed, a chart and its table are never split over two pages
 // unless the table alone is longer than a page.
 func (b *workbook) writeCharts(charts []Chart) error {
+	return b.writeChartSheet("charts", charts)
+}
+
+// writeChartSheet writes a sheet of charts, as writeCharts does the
+// charts sheet.
+func (b *workbook) writeChartSheet(sheet string, charts []Chart) error {
 	if len(charts) == 0 {
 		return nil
 	}
-	const sheet = "charts"
 	if err := b.newSheet(sheet); err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@ func (vw *viewWidths) add(blk Block) {
 // writing each as it is shown was most of measuring the columns.
 func shownAtMost(v Value, c Column, n int) bool {
 	q := c.Shown()
+	if q == Seconds || q == Share { // words, not digits
+		return false
+	}
 	s := quantityStyles[q]
 	var neg bool
 	var digits int // at most this many digits before the point

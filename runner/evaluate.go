@@ -46,6 +46,10 @@ type Result struct {
 
 	answerOnce sync.Once
 	ans        *answer.Answer
+
+	jobs     int // goroutines of the time model's simulations; 0: GOMAXPROCS
+	timeOnce sync.Once
+	time     []*timeGroup // the time model's answer (process.go)
 }
 
 // excluder returns the index of the experiment's exclude entries, made on
@@ -348,7 +352,9 @@ func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	return assemble(e, tallies), nil
+	res := assemble(e, tallies)
+	res.jobs = opt.Jobs
+	return res, nil
 }
 
 // evaluate computes the source's costs from its tally, which counts the

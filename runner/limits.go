@@ -23,13 +23,16 @@ type Limits struct {
 // suggests is that of the largest table, which every table passes.
 func (l Limits) Exceeded(e *experiment.Experiment) string {
 	grid, failures := e.GridRows(), e.FailureRows()
+	processRows, processDecisions := e.ProcessRows()
+	largest := max(grid, failures, processRows, processDecisions)
 	for _, t := range []struct {
 		file string
 		rows int64
-	}{{"grid.csv", grid}, {"failures.csv", failures}} {
+	}{{"grid.csv", grid}, {"failures.csv", failures},
+		{"process.csv", processRows}, {"process_decisions.csv", processDecisions}} {
 		if t.rows > l.MaxPoints {
 			return fmt.Sprintf("%s would have %s rows, more than --max-points %d; shorten an axis, or raise the limit with --max-points %s to run it",
-				t.file, countText(t.rows), l.MaxPoints, countText(max(grid, failures)))
+				t.file, countText(t.rows), l.MaxPoints, countText(largest))
 		}
 	}
 	if n := MemoryBytes(e, l.Jobs, l.Formats); n > mibBytes(l.MaxMemoryMiB) {

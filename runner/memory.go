@@ -181,6 +181,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	if slices.Contains(formats, results.FormatXLSX) {
 		writing = satmath.Add(writing, workbookBytes(e, sizes))
 	}
+	writing = satmath.Add(writing, processBytes(e, jobs)) // the time model's answer (process.go)
 	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
 	heap = max(minHeapBytes, heap, satmath.Add(satmath.Mul(heapFactor, satmath.Add(evaluated, counting)), indexes))
 	return satmath.Add(programBytes, satmath.Mul(heap/marginDen, marginNum))

@@ -43,6 +43,11 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 	line("sources", countText(sizes.Sources))
 	line("grid rows", countText(sizes.GridRows))
 	line("failures rows", countText(sizes.FailureRows))
+	if e.Time != nil {
+		rows, decisions := e.ProcessRows()
+		line("process rows", countText(rows))
+		line("process decisions", countText(decisions)+" rows")
+	}
 	line("memory", "at most "+MiB(MemoryBytes(e, limits.Jobs, formats)))
 	if limits.MaxPoints > 0 {
 		limits.Formats = formats
@@ -51,7 +56,7 @@ func WritePlan(w io.Writer, e *experiment.Experiment, outDir string, formats []s
 		}
 	}
 	key := "writes"
-	for _, name := range results.Files(e.Name, formats) {
+	for _, name := range results.FilesOf(e.Name, formats, e.Time != nil) {
 		line(key, filepath.Join(outDir, e.Name, name))
 		key = ""
 	}
@@ -72,6 +77,8 @@ func writeSettings(line func(key, value string), e *experiment.Experiment) {
 			writeCases(line, e)
 		case s.Key == "exclude":
 			writeExclude(line, e)
+		case s.Key == "replications":
+			line(s.Key, s.Values[0]+" per point (at most "+countText(experiment.MaxReplications)+")")
 		case s.Key == "failure_weights":
 			line(s.Key, s.Values[0]+" (every other failure 1)")
 		case s.All:

@@ -37,11 +37,14 @@ func (r *Result) Set(formats []string) results.Set {
 		Version:       Version,
 		Inputs:        r.Exp.Inputs(),
 	}
+	set.Process, set.ProcessDecisions = r.ProcessTables()
+	set.Headline = append(set.Headline, r.timeHeadline()...)
 	if results.ShowsViews(formats) {
 		set.Views = r.Views()
 		set.Charts = r.Charts()
 		set.WhatIf = r.WhatIf()
 		set.KeyFigures = r.KeyFigures()
+		set.TimeCharts = r.TimeCharts()
 	}
 	return set
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"ckptlab/internal/golden"
+	"ckptlab/results"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,6 +32,19 @@ func TestGolden(t *testing.T) {
 			folder := written[0]
 			for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv"} {
 				got, err := os.ReadFile(filepath.Join(folder, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Check(t, filepath.Join(dir, name), got)
+			}
+			for _, name := range results.ProcessFiles { // with the time model only
+				got, err := os.ReadFile(filepath.Join(folder, name))
+				if os.IsNotExist(err) {
+					if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+						t.Errorf("%s not written", name)
+					}
+					continue
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -190,7 +190,7 @@ func writeSet(ctx context.Context, set results.Set, out string, formats []string
 	if err := set.WriteContext(ctx, out, formats); err != nil {
 		return err
 	}
-	for _, name := range results.Files(set.Name, formats) {
+	for _, name := range set.Files(formats) {
 		fmt.Fprintln(stdout, filepath.Join(out, set.Name, name))
 	}
 	fmt.Fprint(stdout, results.HeadlineText(set.Headline))

@@ -28,7 +28,7 @@ func checkSet(ctx context.Context, set results.Set, out string, formats []string
 	if err != nil {
 		return checkCounts{}, err
 	}
-	c := checkCounts{checked: len(results.Files(set.Name, formats))}
+	c := checkCounts{checked: len(set.Files(formats))}
 	for _, d := range diffs {
 		fmt.Fprintln(stdout, d)
 		if d.Extra {

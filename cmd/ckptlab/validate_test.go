@@ -155,7 +155,7 @@ func TestValidateEveryError(t *testing.T) {
 	want := a + ":2:10: workers: 0 is not a worker count (want >= 1)\n" +
 		a + ":3:12: seeds[1]: 1 is listed twice (want each seed once)\n" +
 		a + ":4:1: colour: unknown key (want one of version, extends, name, description, seeds, subscribers, periods, " +
-		"start, missing, duplicates, partition_key, workers, state_rows, risk_level, probabilities, intervals, failure_period, failure_periods, failure_weights, cases, exclude)\n" +
+		"start, missing, duplicates, partition_key, workers, state_rows, risk_level, probabilities, intervals, failure_period, failure_periods, failure_weights, throughput, checkpoint_time, restart_time, mtbf, failure_distribution, weibull_shape, replications, cases, exclude)\n" +
 		a + ":5:19: intervals[1]: 13 is not an interval (want none, all, or 1..12)\n" +
 		b + ":1:7: name: ../b is not a valid name (want [a-z0-9][a-z0-9_-]{0,63}, it names the output folder)\n"
 	if code != exitBadUser || stdout != "" || stderr != want {

@@ -56,6 +56,9 @@ type Experiment struct {
 	// Exclude lists the entries that drop points from the grid.
 	Exclude []Exclusion
 
+	// Time is the time model of failures, nil without throughput.
+	Time *Time
+
 	// Origins says, for each key whose value did not come from the file,
 	// where it came from: OriginDefault, the CKPTLAB_<KEY> variable's name,
 	// or OriginSet. experiment.yaml and plan show it.

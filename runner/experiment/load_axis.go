@@ -14,7 +14,7 @@ import (
 // Experiment. Only the fields of the key's type are set.
 type parsed struct {
 	Ints   []int64       // typeInt; typeInterval, with 0 for none
-	Floats []float64     // typeFloat
+	Floats []float64     // typeFloat; typeDuration, in seconds
 	Text   string        // typeText, typeName
 	Words  []string      // typeEnum
 	Months []model.Month // typeMonth
@@ -137,6 +137,11 @@ func (c *checker) one(d *keyDef, n *yaml.Node, suffix string, fr frame, v *parse
 		if ok && c.withinFloat(d, n, suffix, x) {
 			v.Floats, v.Where = append(v.Floats, x), append(v.Where, where)
 		}
+	case typeDuration:
+		x, ok := c.duration(n, suffix, noun, d.typeWant())
+		if ok && c.durationWithin(d, n, suffix, x) {
+			v.Floats, v.Where = append(v.Floats, x), append(v.Where, where)
+		}
 	case typeEnum:
 		s, ok := c.text(n, suffix, noun, d.want())
 		if ok && !slices.Contains(d.Enum, s) {
@@ -206,7 +211,7 @@ func (c *checker) unique(d *keyDef, v *parsed) {
 			if d.Word != "" && v.Ints[i] == wordValue {
 				k = d.Word
 			}
-		case typeFloat:
+		case typeFloat, typeDuration:
 			k = words.Float(v.Floats[i])
 		case typeEnum:
 			k = v.Words[i]

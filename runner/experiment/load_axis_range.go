@@ -33,6 +33,9 @@ func (c *checker) rangeOf(d *keyDef, n *yaml.Node, fr frame) parsed {
 	if d.Type == typeFloat {
 		return c.floatRange(d, n, r)
 	}
+	if d.Type == typeDuration {
+		return c.durationRange(d, n, r)
+	}
 	return c.intRange(d, n, r, fr)
 }
 

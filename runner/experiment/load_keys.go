@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"ckptlab/internal/words"
+	"math"
 	"regexp"
 	"strconv"
 )
@@ -18,6 +19,9 @@ const (
 	maxAxisValues  = 1_000_000 // values one range may expand to
 	maxSeed        = 1<<32 - 1
 	maxWeight      = 1_000_000 // of one failure period (failure_weights)
+	// MaxReplications bounds the Monte Carlo runs of one point of the time
+	// model (replications); plan states it.
+	MaxReplications = 1_000_000
 )
 
 // namePattern is what a name must match: it names the output folder, so it
@@ -39,6 +43,7 @@ const (
 	typeExclude                   // a list of exclude entries (docs/experiments.md#cases-and-exclusions)
 	typePaths                     // paths of files, one or a list (extends)
 	typeWeights                   // a mapping of period labels to whole numbers within Min..Max
+	typeDuration                  // seconds within FMin..FMax: a number, or a number with a unit s, m, h, d
 )
 
 // keyDef defines one key of an experiment file. The table of keyDefs
@@ -59,6 +64,7 @@ type keyDef struct {
 	Enum     []string  // the words of typeEnum
 	Word     string    // typeInt: a word that stands for a value (state_rows: subscribers)
 	Below    bool      // typeFloat: FMax itself is excluded
+	Above    bool      // typeFloat, typeDuration: FMin itself is excluded
 	Noun     string    // what one value is, for messages: "worker count"
 	Default  any       // the lesson's value, for the schema
 }
@@ -113,6 +119,20 @@ var keyTable = []*keyDef{
 		Type: typeMonth, Many: true, All: true, Label: true, Noun: "period label", Default: "all"},
 	{Name: "failure_weights", Doc: "Weights of the failures of the failure set: a mapping of period labels to whole numbers >= 0; a failure not listed weighs 1. Failure f counts w_f/W of the failures in every criterion, W the total weight.",
 		Type: typeWeights, Label: true, Min: 0, Max: maxWeight, Cap: true, Noun: "failure weight", Default: map[string]any{}},
+	{Name: "throughput", Doc: "Rows per second the job processes, and replays after a failure: a number > 0. Setting it turns on the time model of failures (mtbf, checkpoint_time, restart_time).",
+		Type: typeFloat, FMin: 0, Above: true, FMax: math.Inf(1), Noun: "throughput"},
+	{Name: "checkpoint_time", Doc: "Duration of one checkpoint: an axis of durations >= 0, seconds or a number with a unit (90s, 5m, 1.5h, 2d); required with throughput.",
+		Type: typeDuration, Many: true, Range: true, FMin: 0, FMax: math.Inf(1), Noun: "checkpoint time"},
+	{Name: "restart_time", Doc: "Duration of a restart before the replay begins: an axis of durations >= 0.",
+		Type: typeDuration, Many: true, Range: true, FMin: 0, FMax: math.Inf(1), Noun: "restart time", Default: "0s"},
+	{Name: "mtbf", Doc: "Mean time between failures: an axis of durations > 0; required with throughput.",
+		Type: typeDuration, Many: true, Range: true, FMin: 0, Above: true, FMax: math.Inf(1), Noun: "mean time between failures"},
+	{Name: "failure_distribution", Doc: "Distribution of the times between failures: exponential, or weibull (simulated only: needs replications).",
+		Type: typeEnum, Enum: []string{"exponential", "weibull"}, Noun: "failure distribution", Default: "exponential"},
+	{Name: "weibull_shape", Doc: "Shape k of the Weibull distribution (k = 1 is exponential, k < 1 failures that cluster): an axis of numbers in 0.01..100.",
+		Type: typeFloat, Many: true, Range: true, FMin: 0.01, FMax: 100, Noun: "Weibull shape", Default: 0.7},
+	{Name: "replications", Doc: "Monte Carlo runs of each point of the time model; 0 evaluates the exact expectation only.",
+		Type: typeInt, Min: 0, Max: MaxReplications, Cap: true, Noun: "replication count", Default: 0},
 	{Name: "cases", Doc: "Grids whose union is the experiment's grid, in order: each a mapping of axis keys over the file's values.",
 		Type: typeCases, Noun: "case"},
 	{Name: "exclude", Doc: "Points dropped from the grid: each entry maps axis keys or column names to a value or a list, and drops the points it matches in every key.",
@@ -142,7 +162,17 @@ func (d *keyDef) want() string {
 			return ">= " + strconv.FormatInt(d.Min, 10)
 		}
 		return strconv.FormatInt(d.Min, 10) + ".." + strconv.FormatInt(d.Max, 10)
-	case typeFloat:
+	case typeFloat, typeDuration:
+		if math.IsInf(d.FMax, 1) {
+			op := ">= "
+			if d.Above {
+				op = "> "
+			}
+			if d.Type == typeDuration {
+				return "a duration " + op + words.Float(d.FMin) + ": seconds, or a number with a unit s, m, h or d, such as 90s, 5m, 1.5h"
+			}
+			return "a number " + op + words.Float(d.FMin)
+		}
 		if d.Below {
 			return "a number >= " + words.Float(d.FMin) + " and < " + words.Float(d.FMax)
 		}

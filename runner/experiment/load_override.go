@@ -163,7 +163,7 @@ func nearest(name string, names []string) []string {
 			}
 		}
 	}
-	if len(near) > 3 {
+	if len(near) > 4 {
 		return nil
 	}
 	return near

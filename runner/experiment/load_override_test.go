@@ -188,7 +188,7 @@ func TestNearest(t *testing.T) {
 		{"Workers", []string{"workers"}},
 		{"seed", []string{"seeds"}},
 		{"stat_rows", []string{"state_rows"}},
-		{"failure", []string{"failure_period", "failure_periods", "failure_weights"}},
+		{"failure", []string{"failure_period", "failure_periods", "failure_weights", "failure_distribution"}},
 		{"partition", []string{"partition_key"}},
 		{"risk", []string{"risk_level"}},
 		{"x", nil},

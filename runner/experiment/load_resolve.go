@@ -83,11 +83,13 @@ func (l *loader) resolve() *Experiment {
 		}
 	}
 	l.checkDefaults(win, got, fr, e)
+	l.checkTime(win, got)
 	if len(l.errs) > 0 {
 		return nil
 	}
 	l.fill(&e, func(key string) *parsed { v, _, _ := value(key); return v })
 	e.Origins = l.origins(win)
+	l.fillTime(&e, func(key string) *parsed { v, _, _ := value(key); return v })
 	if !l.fillGrid(&e, win, cases, exclude) {
 		return nil
 	}

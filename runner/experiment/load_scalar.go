@@ -173,7 +173,7 @@ func (c *checker) within(d *keyDef, n *yaml.Node, suffix string, v int64) bool {
 
 // withinFloat reports v when it lies outside the bounds of key d.
 func (c *checker) withinFloat(d *keyDef, n *yaml.Node, suffix string, v float64) bool {
-	if v < d.FMin || v > d.FMax || (d.Below && v == d.FMax) {
+	if v < d.FMin || v > d.FMax || (d.Below && v == d.FMax) || (d.Above && v == d.FMin) {
 		c.fail(n, suffix, "%s is not %s (want %s)", words.Float(v), article(d.Noun), d.want())
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"math"
 )
 
 // monthPattern is the JSON Schema pattern of a period label.
@@ -124,10 +125,15 @@ func valueSchema(d *keyDef) jsonObject {
 		}
 		return n
 	case typeFloat:
+		if math.IsInf(d.FMax, 1) {
+			return numberAbove(d)
+		}
 		if d.Below {
 			return jsonObject{{"type", "number"}, {"minimum", d.FMin}, {"exclusiveMaximum", d.FMax}}
 		}
 		return jsonObject{{"type", "number"}, {"minimum", d.FMin}, {"maximum", d.FMax}}
+	case typeDuration:
+		return durationSchema(d)
 	case typeName:
 		return jsonObject{{"type", "string"}, {"pattern", namePattern.String()}}
 	case typeMonth:
@@ -152,6 +158,11 @@ func rangeSchema(d *keyDef) jsonObject {
 		end = jsonObject{{"type", "integer"}, {"minimum", d.Min}, {"maximum", d.Max}}
 	case typeFloat:
 		step = jsonObject{{"type", "number"}, {"not", jsonObject{{"const", 0}}}}
+	case typeDuration:
+		step = jsonObject{{"oneOf", []any{
+			jsonObject{{"type", "number"}, {"not", jsonObject{{"const", 0}}}},
+			jsonObject{{"type", "string"}, {"pattern", durationStepPattern}},
+		}}}
 	}
 	return jsonObject{
 		{"type", "object"},

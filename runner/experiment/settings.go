@@ -104,6 +104,13 @@ var settingOf = map[string]func(e *Experiment) (Setting, bool){
 	"failure_weights": func(e *Experiment) (Setting, bool) {
 		return scalar(e.WeightsText()), e.FailureWeights != nil
 	},
+	"throughput":           timeSetting("throughput"),
+	"checkpoint_time":      timeSetting("checkpoint_time"),
+	"restart_time":         timeSetting("restart_time"),
+	"mtbf":                 timeSetting("mtbf"),
+	"failure_distribution": timeSetting("failure_distribution"),
+	"weibull_shape":        timeSetting("weibull_shape"),
+	"replications":         timeSetting("replications"),
 	"cases": func(e *Experiment) (Setting, bool) {
 		return list(e.Cases, func(g Grid) string { return "{" + g.Describe(flowList, words.Float) + "}" }), e.Cases != nil
 	},

@@ -24,7 +24,8 @@ func TestEveryKeyHasASetting(t *testing.T) {
 // sets every optional key come in the key table's order, extends aside.
 func TestSettingsInKeyOrder(t *testing.T) {
 	e, err := LoadBytes("x.yaml", []byte("name: x\nfailure_weights: {2026-06: 3}\ncases: [{workers: 2}, {workers: 3}]\n"+
-		"exclude: [{workers: 2, interval: 1}]\n"), Overrides{})
+		"exclude: [{workers: 2, interval: 1}]\n"+
+		"throughput: 1\nmtbf: 1h\ncheckpoint_time: 1m\nfailure_distribution: weibull\nreplications: 10\n"), Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,105 @@
+package runner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"ckptlab/model"
+	"ckptlab/model/process"
+	"ckptlab/results"
+)
+
+// maxTimeLines bounds the headline's lines of the time model: a line per
+// group up to it, then one that counts the rest.
+const maxTimeLines = 6
+
+// timeHeadline returns the headline's lines of the time model, one per
+// group in units: "at MTBF 24 h: every 117 periods (1 h 57 min), 9.6 % of
+// the time lost; Young 120, Daly 116.7". None without the model.
+func (r *Result) timeHeadline() []string {
+	groups := r.timeGroups()
+	var out []string
+	for i, g := range groups {
+		if i == maxTimeLines-1 && len(groups) > maxTimeLines {
+			out = append(out, fmt.Sprintf("and %d more failure processes in process_decisions.csv", len(groups)-i))
+			break
+		}
+		out = append(out, r.groupLabel(g)+": "+g.answer())
+	}
+	return out
+}
+
+// groupLabel names a group by what sets it apart from the others: the
+// source when there are several, the MTBF, and the checkpoint, restart and
+// shape when they vary.
+func (r *Result) groupLabel(g *timeGroup) string {
+	t := r.Exp.Time
+	var parts []string
+	if groups := r.timeGroups(); groups[0].sr != groups[len(groups)-1].sr {
+		s := g.sr.Source
+		parts = append(parts, fmt.Sprintf("seed %d, %s subscribers, %d periods", s.Seed,
+			results.Count.Format(float64(s.Subscribers)), s.Periods))
+	}
+	parts = append(parts, "at MTBF "+results.Duration(g.group.MTBF))
+	if len(t.Checkpoints) > 1 {
+		parts = append(parts, "checkpoint "+results.Duration(g.group.Checkpoint))
+	}
+	if len(t.Restarts) > 1 {
+		parts = append(parts, "restart "+results.Duration(g.group.Restart))
+	}
+	if g.dist == process.Weibull {
+		parts = append(parts, "Weibull k = "+strconv.FormatFloat(g.group.Shape, 'g', -1, 64))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// answer says the group's best declared interval in periods and time, the
+// share of time it loses, what beats it undeclared, and the textbook optima.
+func (g *timeGroup) answer() string {
+	if g.best < 0 {
+		return "no interval could be simulated (too many failures per run)"
+	}
+	v, _ := g.figure(g.best)
+	lost, _ := process.LostFraction(v, g.work.Seconds())
+	out := g.every(g.rows[g.best].interval) + ", " + results.Percent(lost) + " of the time lost"
+	if !g.exact {
+		out += " (simulated)"
+	}
+	if g.exact && g.optimalExpected < v && !g.declared(g.optimal) {
+		// said only where it shows: a share that rounds alike is no gain
+		lo, _ := process.LostFraction(g.optimalExpected, g.work.Seconds())
+		if results.Percent(lo) != results.Percent(lost) {
+			out += "; " + g.every(g.optimal) + ", not declared, " + results.Percent(lo)
+		}
+	}
+	if g.textbookOK {
+		out += "; Young " + results.Figure(g.textbook.Young) + ", Daly " + results.Figure(g.textbook.Daly)
+	}
+	return out
+}
+
+// every says an interval in periods and in the time of their mean work.
+func (g *timeGroup) every(k model.Interval) string {
+	if k == model.None {
+		return "no checkpoint"
+	}
+	n := "every " + strconv.Itoa(int(k)) + " periods"
+	if k == 1 {
+		n = "every period"
+	}
+	if mean, ok := g.work.Mean(); ok {
+		n += " (" + results.Duration(float64(k)*mean) + ")"
+	}
+	return n
+}
+
+// declared reports whether k is among the group's declared intervals.
+func (g *timeGroup) declared(k model.Interval) bool {
+	for _, row := range g.rows {
+		if row.interval == k {
+			return true
+		}
+	}
+	return false
+}
