@@ -144,9 +144,9 @@ func exp(t *testing.T, dir, file, name, extra string) string {
 }
 
 // TestFoldersNotOurs attacks the rule of what a run may replace.
-// Where OUT/<name> or its lock file should be, it puts folders of the
-// user's files, folders holding the run's own input, links, files and
-// other things. Every command that writes (run, run --shard, merge) must
+// It puts other things where OUT/<name> or its lock file should be.
+// They are folders of the user's files, folders holding the run's own
+// input, links, files and more. Every command that writes (run, run --shard, merge) must
 // refuse and exit 2. It must name the folder and an -o that avoids it.
 // It must change nothing under the root.
 func TestFoldersNotOurs(t *testing.T) {

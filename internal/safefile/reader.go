@@ -34,7 +34,8 @@ var bom = []byte("\xef\xbb\xbf")
 // It drops a byte order mark at the start of a text file.
 // Past Limits.Bytes it fails with a *TooLargeError, and past the other
 // limits with a *LimitError. It also fails past the size the file had when
-// it was opened, as with a file that grows as it is read, or one in /proc.
+// it was opened. That stops a file that grows as it is read, or one in
+// /proc.
 type Reader struct {
 	r       io.Reader
 	path    string
