@@ -1,7 +1,8 @@
-// Package answer computes a run's answer once: for each source and state
-// size the lower envelope of the expected totals, clipped to the declared
-// probabilities, and the recommended intervals it names (SPEC 14). Every
-// writer reads the Answer; none chooses an interval of its own.
+// Package answer computes a run's answer once (SPEC 14).
+// For each source and state size, the answer is the lower envelope of the
+// expected totals, clipped to the declared probabilities. It names the
+// recommended intervals. Every writer reads the Answer. No writer chooses
+// an interval of its own.
 package answer
 
 import (
@@ -15,20 +16,20 @@ import (
 
 // A Group is a source at one state size, as the answer reads it.
 type Group struct {
-	// Index numbers the group's source in the run; groups of one source
-	// share it.
+	// Index numbers the group's source in the run.
+	// Groups of one source share it.
 	Index     int
 	Source    model.Source
 	StateRows int
-	// Costs are the source's declared intervals, in declared order; Left
-	// says which of them have a point left (nil: every one).
+	// Costs are the source's declared intervals, in declared order.
+	// Left says which of them have a point left (nil: every one).
 	Costs []model.Cost
 	Left  []bool
 	// Probabilities are the declared failure probabilities.
 	Probabilities []float64
-	// Repeat marks a group that repeats an earlier one of the same source
-	// and intervals left (cases apart in partitioning alone): the tables
-	// and the headline leave it out.
+	// Repeat marks a group that repeats an earlier one.
+	// Both have the same source and intervals left, and differ only in
+	// partitioning. The tables and the headline leave it out.
 	Repeat bool
 }
 
@@ -41,8 +42,8 @@ func (g *Group) Total(i int, p float64) float64 {
 	return decide.Expected(p, c.Sum, c.Weight, c.CertainCost(g.StateRows))
 }
 
-// Best returns the index of the cost left with the least expected total at
-// p, the first declared on ties, or -1 when none is left.
+// Best returns the index of the cost left with the least expected total at p.
+// Ties go to the first declared. It returns -1 when none is left.
 func (g *Group) Best(p float64) int {
 	return decide.Best(len(g.Costs), g.Left, func(i int) float64 { return g.Total(i, p) })
 }
@@ -64,8 +65,8 @@ type Piece struct {
 // An Envelope is the answer of one group.
 type Envelope struct {
 	Group
-	// Full is the lower envelope over p in [0, 1], as breakeven.csv has
-	// it; each Line indexes Costs.
+	// Full is the lower envelope over p in [0, 1], as breakeven.csv has it.
+	// Each Line indexes Costs.
 	Full []decide.Piece
 	// Pieces is the envelope clipped to the declared probability range.
 	Pieces []Piece
@@ -86,9 +87,9 @@ func (e *Envelope) IsRecommended(k model.Interval) bool {
 	return slices.Contains(e.Recommended(), k)
 }
 
-// Lowest returns the index of the cost on the full envelope at p and its
-// expected total there, the least of every interval left: (-1, 0) for an
-// empty envelope.
+// Lowest returns the cost on the full envelope at p and its expected total.
+// That is the least total of every interval left.
+// It returns (-1, 0) for an empty envelope.
 func (e *Envelope) Lowest(p float64) (int, float64) {
 	if len(e.Full) == 0 {
 		return -1, 0
@@ -112,10 +113,11 @@ func (e *Envelope) Range() (lo, hi float64) {
 	return slices.Min(e.Probabilities), slices.Max(e.Probabilities)
 }
 
-// NewEnvelope computes a group's envelope: the lower envelope of the
-// expected totals of the costs left over [0, 1] (decide.Envelope), then
-// its pieces on the declared range. With one probability, or where the
-// range is a point, it is the one best interval there.
+// NewEnvelope computes a group's envelope.
+// It takes the lower envelope of the expected totals of the costs left over
+// [0, 1] (decide.Envelope). Then it cuts the pieces on the declared range.
+// With one probability, or a range that is a point, it is the one best
+// interval there.
 func NewEnvelope(g Group) *Envelope {
 	e := &Envelope{Group: g}
 	var lines []decide.Line
@@ -182,14 +184,15 @@ func minRat(a, b *big.Rat) *big.Rat {
 	return b
 }
 
-// MaxKept is the most envelopes an Answer keeps: past it, a sweep's
-// envelopes count towards its sources' recommended intervals and are made
-// again by whoever reads them (NewEnvelope), so that memory does not grow
-// with the sweep.
+// MaxKept is the most envelopes an Answer keeps.
+// Past it, a sweep's envelopes still count towards its sources'
+// recommended intervals. Whoever reads them makes them again (NewEnvelope).
+// So memory does not grow with the sweep.
 const MaxKept = 256
 
-// Answer is a run's answer: the envelopes of the first MaxKept groups, in
-// the order of breakeven.csv, and each source's recommended intervals over
+// Answer is a run's answer.
+// It holds the envelopes of the first MaxKept groups, in the order of
+// breakeven.csv. It also holds each source's recommended intervals over
 // every group.
 type Answer struct {
 	Envelopes []*Envelope
@@ -247,8 +250,8 @@ func New(groups func(yield func(Group) bool)) *Answer {
 }
 
 // Recommended returns the recommended intervals of source index, over every
-// state size: the most picked first (by declared probabilities, then by
-// the width of the range they are best on), then in order of appearance.
+// state size. The most picked come first, counted by declared probabilities.
+// Ties go to the wider range they are best on, then to the first to appear.
 func (a *Answer) Recommended(index int) []model.Interval {
 	return a.sources[index]
 }
@@ -258,8 +261,8 @@ func (a *Answer) Find(index, stateRows int) *Envelope {
 	return a.at[[2]int{index, stateRows}]
 }
 
-// Unique yields the envelopes that repeat no earlier one, in order: those
-// of breakeven.csv.
+// Unique yields the envelopes that repeat no earlier one, in order.
+// They are the envelopes of breakeven.csv.
 func (a *Answer) Unique(yield func(*Envelope) bool) {
 	for _, e := range a.Envelopes {
 		if !e.Repeat && !yield(e) {

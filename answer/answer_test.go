@@ -8,9 +8,10 @@ import (
 	"ckptlab/model"
 )
 
-// costs are three lines of one failure (W = 1) at 10 state rows: none
-// 100p, interval 2 30 + 40p, interval 1 60. Worked by hand: none is least
-// up to p = 1/2, interval 2 up to 3/4, interval 1 above.
+// costs are three lines of one failure (W = 1) at 10 state rows.
+// None costs 100p, interval 2 costs 30 + 40p, and interval 1 costs 60.
+// Worked by hand, none is least up to p = 1/2, interval 2 up to 3/4, and
+// interval 1 above.
 var costs = []model.Cost{
 	{Interval: model.None, Checkpoints: 0, Sum: 100, Weight: 1},
 	{Interval: 2, Checkpoints: 3, Sum: 40, Weight: 1},
@@ -71,8 +72,8 @@ func TestEnvelopeLowest(t *testing.T) {
 	}
 }
 
-// TestRecommended checks a source's recommended intervals over its state
-// sizes: the most picked first, then by the width they are best on.
+// TestRecommended checks a source's recommended intervals over its state sizes.
+// The most picked come first, then those with the wider range they are best on.
 func TestRecommended(t *testing.T) {
 	groups := []Group{
 		{Index: 0, StateRows: 10, Costs: costs, Probabilities: []float64{0.25, 0.8, 0.9, 1}},

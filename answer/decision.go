@@ -5,9 +5,9 @@ import (
 	"ckptlab/model"
 )
 
-// A Decision is what each criterion picks at one point: a source, a state
-// size and a probability (SPEC 6). Interval fields index the source's
-// declared intervals.
+// A Decision is what each criterion picks at one point (SPEC 6).
+// A point is a source, a state size and a probability.
+// Interval fields index the source's declared intervals.
 type Decision struct {
 	Best, Worst, Tail int
 	BestTotal         float64
@@ -24,9 +24,9 @@ type Decision struct {
 	ScheduleBeats bool
 }
 
-// A Source is what the decisions of one source read, made once per
-// source: the recomputed rows of each declared interval at each failure,
-// sorted for the tail, and the sums over every interval.
+// A Source is what the decisions of one source read, made once per source.
+// It holds the recomputed rows of each declared interval at each failure,
+// sorted for the tail. It also holds the sums over every interval.
 type Source struct {
 	Periods  int
 	Rows     int64
@@ -51,11 +51,11 @@ func NewSource(stream model.Recovery, periods int, rows int64, fs model.FailureS
 	return s
 }
 
-// Decide makes the decision at a state size and probability among the
-// intervals left (nil: every one), at risk level alpha; schedule is the
-// best schedule there (decide.Schedules.Best, or a memo of it). It costs
-// O(intervals + log n) for the declared criteria and O(P) for the
-// optimum.
+// Decide makes the decision at a state size and probability.
+// It picks among the intervals left (nil: every one), at risk level alpha.
+// Schedule is the best schedule there (decide.Schedules.Best, or a memo of it).
+// Decide costs O(intervals + log n) for the declared criteria.
+// It costs O(P) for the optimum.
 func (s *Source) Decide(left []bool, stateRows int, p, alpha float64, schedule decide.Schedule) Decision {
 	weight := s.Failures.Total()
 	g := Group{StateRows: stateRows, Costs: s.Costs, Left: left}

@@ -2,9 +2,10 @@ package answer
 
 import "ckptlab/model"
 
-// A WorkerLine is what a worker sweep answers: at one interval, the most
-// rows the busiest worker recomputes over every failure at each worker
-// count, the least of them, and where adding a worker stops lowering it.
+// A WorkerLine is what a worker sweep answers, at one interval.
+// Worst holds the most rows the busiest worker recomputes over every
+// failure, at each worker count. The line also marks the least of them and
+// where adding a worker stops lowering it.
 type WorkerLine struct {
 	Interval model.Interval
 	Workers  []int
@@ -16,8 +17,9 @@ type WorkerLine struct {
 	Steps []int
 }
 
-// NewWorkerLine returns the line of worst recoveries worst[i] at
-// workers[i] workers, in increasing workers, at interval k.
+// NewWorkerLine returns the line of worst recoveries at interval k.
+// The value worst[i] is the worst recovery at workers[i] workers, in
+// increasing workers.
 func NewWorkerLine(k model.Interval, workers []int, worst []int64) WorkerLine {
 	l := WorkerLine{Interval: k, Workers: workers, Worst: worst}
 	for i := 1; i < len(worst); i++ {

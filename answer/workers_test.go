@@ -6,8 +6,9 @@ import (
 )
 
 // TestNewWorkerLine checks the worker line of the lesson at interval 4
-// over 1 to 16 workers: it stops falling from 8 to 9, 12 to 13 and 14 to
-// 15 workers, and is least, 45 rows, at 16.
+// over 1 to 16 workers.
+// The line stops falling from 8 to 9, 12 to 13 and 14 to 15 workers.
+// It is least, 45 rows, at 16.
 func TestNewWorkerLine(t *testing.T) {
 	worst := []int64{600, 300, 216, 153, 129, 120, 99, 78, 87, 72, 63, 60, 60, 51, 51, 45}
 	var workers []int

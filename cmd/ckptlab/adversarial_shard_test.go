@@ -25,9 +25,9 @@ import (
 	"time"
 )
 
-// cappedMerge runs ckptlab in a process of its own, as bounded does, under a
-// 2 GiB address space where prlimit is installed, and returns its exit
-// code and stderr.
+// cappedMerge runs ckptlab in a process of its own, as bounded does.
+// Where prlimit is installed, the process has a 2 GiB address space.
+// It returns the exit code and stderr.
 func cappedMerge(t *testing.T, env []string, args ...string) (code int, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -64,7 +64,7 @@ func cappedMerge(t *testing.T, env []string, args ...string) (code int, stderr s
 }
 
 // reseal returns a shard file with edit applied to every byte before its
-// checksum line, and a checksum that matches, as a forger writes it.
+// checksum line. It adds a checksum that matches, as a forger writes it.
 func reseal(data []byte, edit func(body []byte) []byte) []byte {
 	body := edit(bytes.Clone(data[:bytes.LastIndex(data, []byte("sha256: "))]))
 	return fmt.Appendf(body, "sha256: %x\n", sha256.Sum256(body))
@@ -75,11 +75,11 @@ var (
 	macLine  = regexp.MustCompile(`(?m)^hmac-sha256: [0-9a-f]{64}\n`)
 )
 
-// TestForgedShards attacks merge with forged shard files: one counted with
-// missing: 21 where the experiment says 20, the experiment's hash written
-// in (the forgery merge once took silently), then its pieces, its ranges
-// and its signature edited. Every forgery is refused (exit 1) but under
-// --verify none, which trusts the counts, as documented.
+// TestForgedShards attacks merge with forged shard files.
+// The first is counted with missing: 21 where the experiment says 20, with
+// the experiment's hash written in. Then its pieces, its ranges and its
+// signature are edited. Every forgery is refused (exit 1) but under
+// --verify none. That trusts the counts, as documented.
 func TestForgedShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts many processes")
@@ -89,9 +89,9 @@ func TestForgedShards(t *testing.T) {
 	large := exp(t, root, "large.yaml", "forged", "subscribers: 120000\nmissing: 20\nduplicates: 5\n") // 32 ranges per shard
 	key := []string{"CKPTLAB_SHARD_KEY=the key"}
 
-	// shards makes the shards of file, signed with the key if signed, and
-	// returns the output folder and shard 3 of 3 counted with missing: 21,
-	// unsigned: the forger has no key.
+	// shards makes the shards of file, signed with the key if signed.
+	// It returns the output folder and shard 3 of 3 counted with missing: 21.
+	// That shard is unsigned, since the forger has no key.
 	shards := func(t *testing.T, file string, signed bool) (out string, forged []byte) {
 		out = filepath.Join(t.TempDir(), "out")
 		if signed {
@@ -186,8 +186,8 @@ func TestForgedShards(t *testing.T) {
 				sameSnapshot(t, "a refused merge", before, snapshot(t, out))
 				return
 			}
-			// A forgery let through writes wrong tables; honest shards, those
-			// of one run.
+			// A forgery let through writes wrong tables.
+			// Honest shards are those of one run.
 			grid, _ := os.ReadFile(filepath.Join(out, "forged", "grid.csv"))
 			if honestShards := bytes.Equal(tt.forge(honest, forged), honest); bytes.Equal(grid, refs[tt.file]) != honestShards {
 				t.Errorf("merged shards, honest %v: grid.csv equal to one run's %v, want %v", honestShards, !honestShards, honestShards)

@@ -39,8 +39,9 @@ import (
 )
 
 // snapshot returns every entry under root, by path relative to root, with
-// what it is: a file's mode and bytes, a link's target, a folder, anything
-// else by its kind. Two snapshots are equal when not one byte changed.
+// what it is. That is a file's mode and bytes, a link's target, a folder,
+// or anything else by its kind. Two snapshots are equal when not one byte
+// changed.
 func snapshot(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -95,7 +96,7 @@ func sameSnapshot(t *testing.T, what string, before, after map[string]string) {
 
 // bounded runs ckptlab in a process of its own and returns its exit code
 // and output. A process that does not end within a minute has hung on
-// something (a FIFO, a lock): it is killed and the test fails.
+// something, such as a FIFO or a lock. It is killed and the test fails.
 func bounded(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -142,11 +143,12 @@ func exp(t *testing.T, dir, file, name, extra string) string {
 	return path
 }
 
-// TestFoldersNotOurs attacks the rule of what a run may replace: folders
-// of the user's files, folders holding the run's own input, links, files
-// and other things where OUT/<name> or its lock file should be. Every
-// command that writes (run, run --shard, merge) must refuse, exit 2, name
-// the folder and an -o that avoids it, and change nothing under the root.
+// TestFoldersNotOurs attacks the rule of what a run may replace.
+// It puts other things where OUT/<name> or its lock file should be.
+// They are folders of the user's files, folders holding the run's own
+// input, links, files and more. Every command that writes (run, run --shard, merge) must
+// refuse and exit 2. It must name the folder and an -o that avoids it.
+// It must change nothing under the root.
 func TestFoldersNotOurs(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -284,8 +286,8 @@ func TestFolderSuggestedWorks(t *testing.T) {
 }
 
 // TestLockFileAttacks puts a FIFO and a dangling link where the lock file
-// goes, after a set was written: --check neither hangs nor follows, and
-// nothing appears outside OUT.
+// goes, after a set was written. --check neither hangs nor follows them.
+// Nothing appears outside OUT.
 func TestLockFileAttacks(t *testing.T) {
 	for _, kind := range []string{"FIFO", "dangling link"} {
 		t.Run(kind, func(t *testing.T) {
@@ -312,9 +314,9 @@ func TestLockFileAttacks(t *testing.T) {
 	}
 }
 
-// TestFewerFormats checks the promise of a run with fewer formats: the
-// other formats' files stay when the experiment and version are the same,
-// byte for byte; otherwise they go, each named on stderr.
+// TestFewerFormats checks the promise of a run with fewer formats.
+// The other formats' files stay, byte for byte, when the experiment and
+// version are the same. Otherwise they go, each named on stderr.
 func TestFewerFormats(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "out")
@@ -350,11 +352,11 @@ func TestFewerFormats(t *testing.T) {
 	}
 }
 
-// TestLeftoversRemoved leaves what killed processes leave: a shard's
-// temporary file, a run's staging folder holding the shards (killed
-// between moving them and the swap), and a killed check's scratch folder.
-// The next shard run, merge and check remove them, and merge finds the
-// shards.
+// TestLeftoversRemoved leaves what killed processes leave.
+// These are a shard's temporary file, and a run's staging folder holding
+// the shards, killed between moving them and the swap. The last is a
+// killed check's scratch folder. The next shard run, merge and check
+// remove them, and merge finds the shards.
 func TestLeftoversRemoved(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "out")
@@ -455,9 +457,9 @@ func TestCheckKilledLeavesNothingNextTime(t *testing.T) {
 }
 
 // TestSameNameConcurrently runs two different experiment files of one
-// name into one folder at once, round after round: the folder holds one
-// whole set of one of them each time, never a mix, and nothing is left
-// beside it.
+// name into one folder at once, round after round.
+// Each time the folder holds one whole set of one of them, never a mix.
+// Nothing is left beside it.
 func TestSameNameConcurrently(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -501,12 +503,12 @@ func TestSameNameConcurrently(t *testing.T) {
 	}
 }
 
-// TestSignalsDuringRunAndMerge kills runs and merges with SIGKILL, and
-// stops and continues them with SIGSTOP and SIGCONT, at seeded random
-// moments. After each, the folder holds the previous set or the new one,
-// whole, the shards byte for byte, and the next run leaves nothing behind.
-// A stopped process holds the lock: a run started meanwhile waits, and
-// both end with a whole set.
+// TestSignalsDuringRunAndMerge kills runs and merges with SIGKILL at
+// seeded random moments. It also stops and continues them with SIGSTOP
+// and SIGCONT. After each, the folder holds the previous set or the new
+// one, whole, with the shards byte for byte. The next run leaves nothing
+// behind. A stopped process holds the lock. A run started meanwhile
+// waits, and both end with a whole set.
 func TestSignalsDuringRunAndMerge(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -529,8 +531,9 @@ func TestSignalsDuringRunAndMerge(t *testing.T) {
 		}
 		refs = append(refs, snapshot(t, filepath.Join(ref, "x")))
 	}
-	// The merge's sets are the run's, byte for byte; only the first
-	// variant merges (--set changes the experiment the shards are of).
+	// The merge's sets are the run's, byte for byte.
+	// Only the first variant merges, since --set changes the experiment the
+	// shards are of.
 	setOf := func() map[string]string {
 		s := snapshot(t, filepath.Join(out, "x"))
 		for k := range s {
@@ -600,11 +603,11 @@ func TestSignalsDuringRunAndMerge(t *testing.T) {
 	}
 }
 
-// TestFullDisk writes a set into a small tmpfs, then a run that does not
-// fit: it fails with exit 1 and a hint, the previous set byte for byte as
-// it was, nothing left beside it. It needs to mount a tmpfs (root, or a
-// user namespace where mounting works) and is skipped, saying so, where it
-// cannot.
+// TestFullDisk writes a set into a small tmpfs, then a run that does not fit.
+// The run fails with exit 1 and a hint. The previous set stays byte for
+// byte as it was, with nothing left beside it. The test needs to mount a
+// tmpfs, as root or in a user namespace where mounting works. Where it
+// cannot, it is skipped and says so.
 func TestFullDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mounts a file system")

@@ -21,14 +21,14 @@ const (
 	exitBadUser = 2 // bad input: usage, an invalid experiment file
 )
 
-// exitCode is the error a command returns once it has said what went
-// wrong: Main exits with the code and prints nothing more.
+// exitCode is the error a command returns once it has said what went wrong.
+// Main exits with the code and prints nothing more.
 type exitCode int
 
 func (c exitCode) Error() string { return fmt.Sprintf("exit code %d", int(c)) }
 
-// usageError is a mistake in the command line: Main prints it with a
-// pointer to the command's help and exits 2.
+// usageError is a mistake in the command line.
+// Main prints it with a pointer to the command's help and exits 2.
 type usageError struct {
 	cmd *cobra.Command
 	err error
@@ -41,11 +41,12 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 	return usageError{cmd, fmt.Errorf(format, args...)}
 }
 
-// Main runs ckptlab with the given arguments (without the program name) and
-// returns the process exit code. Tests call it in-process.
+// Main runs ckptlab with the given arguments (without the program name).
+// It returns the process exit code. Tests call it in-process.
 //
-// A panic is a bug of ckptlab, never bad input: Main says so and returns 1,
-// not the 2 of bad input that Go gives a panic that ends the process.
+// A panic is a bug of ckptlab, never bad input. Main says so and returns 1.
+// It does not return the 2 of bad input that Go gives a panic that ends
+// the process.
 func Main(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -85,10 +86,10 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	return exitBadUser
 }
 
-// resultWriter is standard output, remembering its first error: what
-// ckptlab prints there (the files a run wrote, its headline, a plan, the
-// Markdown of -o -) is a result, and a command whose results were lost to
-// a full disk or a closed pipe must not exit 0.
+// resultWriter is standard output, remembering its first error.
+// What ckptlab prints there is a result: the files a run wrote, its
+// headline, a plan, or the Markdown of -o -. A command whose results were
+// lost to a full disk or a closed pipe must not exit 0.
 type resultWriter struct {
 	w   io.Writer
 	err error
@@ -105,9 +106,9 @@ func (r *resultWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// newRoot returns the ckptlab command with its subcommands, one file each:
-// run.go, validate.go, plan.go, version.go, merge.go. A new subcommand is one more
-// constructor added here.
+// newRoot returns the ckptlab command with its subcommands.
+// Each subcommand has its own file: run.go, validate.go, plan.go, version.go
+// and merge.go. A new subcommand is one more constructor added here.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ckptlab",
@@ -155,8 +156,8 @@ Exit codes: 0 success, 1 a run failed (or --check found a difference),
 	return root
 }
 
-// unknownCommand refuses an argument of ckptlab itself, which names no
-// command, with the commands it may misspell.
+// unknownCommand refuses an argument of ckptlab itself, which names no command.
+// It lists the commands the argument may misspell.
 func unknownCommand(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
@@ -182,7 +183,7 @@ func commandNames(cmd *cobra.Command) []string {
 }
 
 // experimentFiles is the positional-argument check of the commands that
-// read experiment files: at least one.
+// read experiment files. They need at least one.
 func experimentFiles(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return usagef(cmd, "no experiment file given (want FILE..., or - for standard input)")
@@ -190,8 +191,9 @@ func experimentFiles(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// addSetFlag adds the repeatable --set flag. It is a string array, not a
-// slice: a value holds commas (--set intervals=[none,4,6]).
+// addSetFlag adds the repeatable --set flag.
+// It is a string array, not a slice, because a value holds commas
+// (--set intervals=[none,4,6]).
 func addSetFlag(cmd *cobra.Command, sets *[]string) {
 	addSetFlagUsage(cmd, sets, "override a key, `key=value` with the value in YAML flow syntax (repeatable)")
 }
@@ -211,8 +213,8 @@ func addQuietFlag(cmd *cobra.Command, quiet *bool) {
 	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, "show no progress bar (one is shown only when stderr is a terminal)")
 }
 
-// formatsFlag is the --format flag: a comma-separated list of formats,
-// read without regard to case.
+// formatsFlag is the --format flag, a comma-separated list of formats.
+// It is read without regard to case.
 type formatsFlag struct{ list []string }
 
 func (f *formatsFlag) String() string { return strings.Join(f.list, ",") }
@@ -233,15 +235,15 @@ func addFormatFlag(cmd *cobra.Command, f *formatsFlag) {
 }
 
 // limitFlags are the flags of the limits a run is checked against before
-// any work, which plan checks too.
+// any work. Plan checks them too.
 type limitFlags struct {
 	jobs      int
 	maxPoints int64
 	maxMemory int64 // MiB
 }
 
-// addLimitFlags adds -j, --max-points and --max-memory; refuse says what
-// passing a limit does ("refuse a run").
+// addLimitFlags adds -j, --max-points and --max-memory.
+// The refuse text says what passing a limit does ("refuse a run").
 func addLimitFlags(cmd *cobra.Command, f *limitFlags, refuse string) {
 	fl := cmd.Flags()
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "draw sources on `N` goroutines (0, the default: one per core)")
@@ -280,11 +282,12 @@ func checkOut(cmd *cobra.Command, out string) error {
 	return nil
 }
 
-// loadExperiments reads the experiment files, and the files of the
-// folders among them, with the environment's and sets' overrides, for a
-// command that runs them: it names on stderr each base of a folder it
-// skips, which an experiment of the run extends. On an error it prints every error of every file and returns exit
-// code 2 as the error.
+// loadExperiments reads the experiment files for a command that runs them.
+// It also reads the files of the folders among them.
+// It applies the environment's and sets' overrides.
+// On stderr it names each base of a folder it skips, which an experiment
+// of the run extends. On an error it prints every error of every file.
+// It then returns exit code 2 as the error.
 func loadExperiments(cmd string, files, sets []string, outside bool, stderr io.Writer) ([]*experiment.Experiment, error) {
 	b, err := loadBatch(files, sets, outside, experiment.RunBases, stderr)
 	for _, base := range b.Bases {

@@ -13,9 +13,10 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// TestCommandLine checks the command line a user meets: help on stdout,
-// --version, completion scripts, GNU flags before, between and after the
-// files, and usage errors that exit 2 with a pointer to the help.
+// TestCommandLine checks the command line a user meets.
+// That is help on stdout, --version and completion scripts.
+// It is also GNU flags before, between and after the files.
+// Usage errors exit 2 with a pointer to the help.
 func TestCommandLine(t *testing.T) {
 	out := t.TempDir()
 	tests := []struct {
@@ -79,8 +80,8 @@ func TestCommandLine(t *testing.T) {
 }
 
 // TestStdinAndSpecialFiles runs the built command on standard input, a
-// FIFO no one writes to, /dev/zero and a file past the size limit: each
-// must end at once with a message, never block or read forever.
+// FIFO no one writes to, /dev/zero and a file past the size limit.
+// Each must end at once with a message, never block or read forever.
 func TestStdinAndSpecialFiles(t *testing.T) {
 	src, err := os.ReadFile(lessonFile)
 	if err != nil {
@@ -162,7 +163,7 @@ func TestLostStdout(t *testing.T) {
 }
 
 // TestPanicIsNotBadInput checks that a panic, a bug of ckptlab, exits 1
-// with a message that says so, never 2, the code of bad input.
+// with a message that says so. It never exits 2, the code of bad input.
 func TestPanicIsNotBadInput(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := Main([]string{"plan", lessonFile}, panicWriter{}, &stderr)

@@ -22,9 +22,9 @@ func (tab table) decimals(t *testing.T, row []string, name string, d int) string
 	return strconv.FormatFloat(x, 'f', d, 64)
 }
 
-// TestLessonDecisions runs experiments/lesson.yaml through the command and
-// holds decisions.csv and breakeven.csv to the lesson's figures
-// (lessonfigures), and the headline printed under -q to the same answers.
+// TestLessonDecisions runs experiments/lesson.yaml through the command.
+// It holds decisions.csv and breakeven.csv to the lesson's figures
+// (lessonfigures). It holds the headline printed under -q to the same answers.
 func TestLessonDecisions(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -82,7 +82,7 @@ func TestLessonDecisions(t *testing.T) {
 		t.Errorf("first break-even probability = %s, want the float64 nearest 11/18", p)
 	}
 
-	// The headline: after the file list, under -q, in words.
+	// The headline comes after the file list, under -q, in words.
 	text := stdout.String()
 	for _, want := range []string{
 		// the envelope first, in units, then what beats the declared intervals
@@ -115,8 +115,8 @@ func TestLessonDecisions(t *testing.T) {
 	}
 }
 
-// TestRiskLevelZeroIsExpected runs the lesson with risk_level 0: the tail
-// criterion then weighs every run as the expected total does.
+// TestRiskLevelZeroIsExpected runs the lesson with risk_level 0.
+// The tail criterion then weighs every run as the expected total does.
 func TestRiskLevelZeroIsExpected(t *testing.T) {
 	dir := runLesson(t, "--format", "csv", "--set", "risk_level=0", "--set", "probabilities={from: 0, to: 1, step: 0.1}")
 	grid := readTable(t, filepath.Join(dir, "grid.csv"))

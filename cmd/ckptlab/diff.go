@@ -14,9 +14,10 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// newDiffCmd returns ckptlab diff, which says what a change did to the
-// answers: settings, decisions, break-even envelopes and the grid's
-// columns, of two sides or of files at a git revision against now.
+// newDiffCmd returns ckptlab diff, which says what a change did to the answers.
+// It compares settings, decisions, break-even envelopes and the grid's
+// columns. The two sides are two files, or files at a git revision against
+// now.
 func newDiffCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		rev     string

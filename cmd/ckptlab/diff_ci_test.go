@@ -43,10 +43,10 @@ func ciStep(t *testing.T, id string) string {
 	return ""
 }
 
-// TestDiffCIRecipe runs the shell step of deploy/github/diff.yml as
-// written, as GitHub runs it (bash -e), in a repository of experiments
-// with bases in the folder and in base/, on branches cut from main:
-// `go run ./cmd/ckptlab` is this test binary.
+// TestDiffCIRecipe runs the shell step of deploy/github/diff.yml as written,
+// as GitHub runs it (bash -e). The repository holds experiments with bases
+// in the folder and in base/, on branches cut from main.
+// There `go run ./cmd/ckptlab` is this test binary.
 func TestDiffCIRecipe(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
@@ -125,9 +125,9 @@ func TestDiffCIRecipe(t *testing.T) {
 	}
 }
 
-// TestDiffSignal: SIGTERM ends a diff blocked in a read (a FIFO as
-// grid.csv) with exit 130 within a second. A diff that refuses the FIFO
-// before the signal, exit 2, is as good.
+// TestDiffSignal checks that SIGTERM ends a diff blocked in a read (a FIFO
+// as grid.csv) with exit 130 within a second. A diff that refuses the FIFO
+// before the signal, with exit 2, is as good.
 func TestDiffSignal(t *testing.T) {
 	dir := t.TempDir()
 	if code, _, stderr := ckptlab("run", "-q", "--format", "csv", "-o", dir, lessonFile); code != 0 {

@@ -38,7 +38,7 @@ func git(t *testing.T, dir string, args ...string) {
 }
 
 // TestDiffRevision compares a folder of experiments at a git revision with
-// the folder now: a base changed, a file deleted, one added.
+// the folder now. A base changed, a file was deleted, and one was added.
 func TestDiffRevision(t *testing.T) {
 	dir := gitRepo(t, map[string]string{
 		"experiments/base/stream.yaml": "intervals: [none, 6, 4, 3, 2, 1]\n",
@@ -68,8 +68,8 @@ func TestDiffRevision(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, stdout)
 		}
 	}
-	// escape.yaml at HEAD extends a file outside the repository: refused
-	// when read at that revision.
+	// escape.yaml at HEAD extends a file outside the repository.
+	// It is refused when read at that revision.
 	code, _, stderr = ckptlab("diff", "HEAD:other/escape.yaml", "experiments/b.yaml")
 	if code != exitBadUser || !strings.Contains(stderr, "outside the repository") {
 		t.Errorf("a base outside the repository = %d, %q", code, stderr)
@@ -99,8 +99,8 @@ func TestDiffRevision(t *testing.T) {
 	}
 }
 
-// TestDiffBadInput: every mistake exits 2 with a message that says what
-// to do.
+// TestDiffBadInput checks that every mistake exits 2 with a message that
+// says what to do.
 func TestDiffBadInput(t *testing.T) {
 	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n", "bad.yaml": "name: b\nworkers: 0\n", "folder/x.txt": ""})
 	for _, tt := range []struct {
@@ -146,12 +146,13 @@ func TestDiffOutputFolders(t *testing.T) {
 	}
 }
 
-// hugeFile is an experiment run refuses at once: 48,000,000 grid rows.
+// hugeFile is an experiment that run refuses at once, of 48,000,000 grid rows.
 const hugeFile = "name: huge\nseeds: {from: 1, to: 100000}\nsubscribers: 1000000\nperiods: 120\nintervals: {from: 1, to: 120}\n"
 
-// TestDiffLimits: an experiment file that run refuses under --max-points
-// or --max-memory, diff refuses at once with run's message, on either
-// side and in a folder at a revision, before it evaluates any side.
+// TestDiffLimits checks that diff refuses at once, with run's message, an
+// experiment file that run refuses under --max-points or --max-memory.
+// That holds on either side and in a folder at a revision.
+// Diff refuses it before it evaluates any side.
 func TestDiffLimits(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"a.yaml": "name: a\n", "huge.yaml": "name: huge\n", "folder/a.yaml": "name: a\n", "folder/huge.yaml": "name: huge\n"})
 	os.WriteFile(filepath.Join(dir, "huge.yaml"), []byte(hugeFile), 0o644)
@@ -186,8 +187,8 @@ func TestDiffLimits(t *testing.T) {
 	}
 }
 
-// TestDiffSet: --set applies to every experiment file on both sides, and
-// is refused for an output folder.
+// TestDiffSet checks that --set applies to every experiment file on both
+// sides. It is refused for an output folder.
 func TestDiffSet(t *testing.T) {
 	dir := writeTree(t, map[string]string{"a.yaml": "name: a\n", "a300.yaml": "name: a\nstate_rows: 300\n"})
 	t.Chdir(dir)
@@ -218,8 +219,8 @@ func TestDiffSet(t *testing.T) {
 	}
 }
 
-// TestDiffRevPath: REV:PATH reads PATH from the repository's root, as git
-// does, and REV:./PATH from the current folder.
+// TestDiffRevPath checks that REV:PATH reads PATH from the repository's
+// root, as git does. REV:./PATH reads it from the current folder.
 func TestDiffRevPath(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"experiments/a.yaml": "name: a\n", "a.yaml": "name: a\nstate_rows: 300\n"})
 	t.Chdir(filepath.Join(dir, "experiments"))
@@ -247,9 +248,9 @@ func TestDiffRevPath(t *testing.T) {
 	}
 }
 
-// TestDiffRevGit: diff --rev starts git a bounded number of times, however
-// many files it compares, lists no whole tree, and runs nothing a hostile
-// repository configures.
+// TestDiffRevGit checks that diff --rev starts git a bounded number of
+// times, however many files it compares. It lists no whole tree.
+// It runs nothing a hostile repository configures.
 func TestDiffRevGit(t *testing.T) {
 	files := map[string]string{"experiments/base/stream.yaml": "intervals: [none, 6, 4]\n", ".gitattributes": "*.yaml filter=evil diff=evil\n"}
 	for i := range 12 {
@@ -290,9 +291,9 @@ func TestDiffRevGit(t *testing.T) {
 	}
 }
 
-// TestDiffRevMarkdownFits: diff --rev of a folder of many experiments that
-// share a changed base writes Markdown under GitHub's limit of a comment,
-// shortened, naming every experiment.
+// TestDiffRevMarkdownFits checks diff --rev of a folder of many experiments
+// that share a changed base. It writes Markdown under GitHub's limit of a
+// comment, shortened, naming every experiment.
 func TestDiffRevMarkdownFits(t *testing.T) {
 	files := map[string]string{"experiments/base/stream.yaml": "intervals: [none, 6, 4, 3, 2, 1]\n"}
 	const n = 150

@@ -34,8 +34,9 @@ var sharedTree = map[string]string{
 	"exp/notes.txt":        "not an experiment\n",
 }
 
-// TestFolderArgument runs, validates and plans a folder: its files in
-// lexical order, the base among them skipped and named on stderr.
+// TestFolderArgument runs, validates and plans a folder.
+// Its files go in lexical order. The base among them is skipped and named
+// on stderr.
 func TestFolderArgument(t *testing.T) {
 	dir := writeTree(t, sharedTree)
 	exp := filepath.Join(dir, "exp")
@@ -105,7 +106,7 @@ func TestBaseRefused(t *testing.T) {
 }
 
 // TestBaseChangesHash checks that the resolved experiment, and so the
-// hash, follows a base: --check of a file whose base changed differs.
+// hash, follows a base. --check of a file whose base changed differs.
 func TestBaseChangesHash(t *testing.T) {
 	dir := writeTree(t, sharedTree)
 	out := filepath.Join(dir, "out")

@@ -16,8 +16,8 @@ import (
 	"time"
 )
 
-// helper returns a command that runs ckptlab with args in a process of its
-// own: the test binary, which TestHelperMain turns into the command.
+// helper returns a command that runs ckptlab with args in a process of its own.
+// The process is the test binary, which TestHelperMain turns into the command.
 func helper(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
@@ -67,8 +67,8 @@ func whichSet(t *testing.T, folder string, sets []map[string]string) int {
 	return -1
 }
 
-// variants are runs of the lesson that write different sets: other
-// formats, other settings.
+// variants are runs of the lesson that write different sets, with other
+// formats or other settings.
 var variants = [][]string{
 	{"--format", "csv,xlsx"},
 	{"--format", "csv", "--set", "state_rows=999"},
@@ -92,7 +92,7 @@ func referenceSets(t *testing.T) []map[string]string {
 }
 
 // checkBeside fails if the output folder holds more than the set's folder
-// and its lock: a staging folder a run left.
+// and its lock. Anything more is a staging folder a run left.
 func checkBeside(t *testing.T, out string) {
 	t.Helper()
 	entries, err := os.ReadDir(out)
@@ -107,12 +107,13 @@ func checkBeside(t *testing.T, out string) {
 }
 
 // TestConcurrentRuns starts several processes on one folder at once, round
-// after round, each writing another set: every run must exit 0, and the
-// folder must then hold exactly one of the sets, byte for byte, its shards
-// untouched, and nothing left beside it. Every other round starts without
-// the lock file, as a folder does that was copied or restored without its
-// dot files beside it: the runs' checks before their work then read the
-// folder while the round's first write begins, and may be swapping it.
+// after round, each writing another set. Every run must exit 0.
+// The folder must then hold exactly one of the sets, byte for byte, with
+// its shards untouched and nothing left beside it.
+// Every other round starts without the lock file. A folder copied or
+// restored without its dot files is like that. The runs' checks before
+// their work then read the folder while the round's first write begins,
+// and that write may be swapping it.
 func TestConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -167,9 +168,9 @@ func keys(m map[string]string) []string {
 	return out
 }
 
-// TestKilledRuns kills runs at random moments with SIGKILL: the folder must
-// hold one run's set whenever a run is killed, and the next run must leave
-// its own set and nothing else.
+// TestKilledRuns kills runs at random moments with SIGKILL.
+// The folder must hold one run's set whenever a run is killed.
+// The next run must leave its own set and nothing else.
 func TestKilledRuns(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -209,10 +210,10 @@ func TestKilledRuns(t *testing.T) {
 	t.Logf("%d of 20 runs were killed while they wrote", killedWriting)
 }
 
-// TestDiskFull writes a set into a tmpfs of 1 MiB, then a run too large
-// for it: the run must fail with exit 1 and a message that says what to
-// do, leaving the first set and no staging folder. It needs to mount a
-// file system, and skips where it cannot.
+// TestDiskFull writes a set into a tmpfs of 1 MiB, then a run too large for it.
+// The run must fail with exit 1 and a message that says what to do.
+// It must leave the first set and no staging folder.
+// The test needs to mount a file system, and skips where it cannot.
 func TestDiskFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mounts a file system")
@@ -255,8 +256,8 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestRunSaysItWaits holds the folder's lock as another run would: run
-// says on stderr that it waits, then writes once the lock is free.
+// TestRunSaysItWaits holds the folder's lock as another run would.
+// Run must say on stderr that it waits, then write once the lock is free.
 func TestRunSaysItWaits(t *testing.T) {
 	out := t.TempDir()
 	unlock, err := atomicfs.LockFolder(context.Background(), out, "lesson")

@@ -11,12 +11,13 @@ import (
 )
 
 // checkFolders refuses, before any work, a run whose output folders it may
-// not replace (results.CheckReplace): a folder of the user's files, a
-// symbolic link, a folder holding the experiment file. It prints why and
-// returns exit code 2, or exitOK when every folder may be written.
+// not replace (results.CheckReplace). Such a folder holds the user's files,
+// is a symbolic link, or holds the experiment file. checkFolders prints why
+// and returns exit code 2. It returns exitOK when every folder may be
+// written.
 //
-// It reads each folder under the folder's shared lock, waiting, as ctx
-// says, while another process writes it.
+// It reads each folder under the folder's shared lock. While another
+// process writes the folder, it waits as ctx says.
 func checkFolders(ctx context.Context, name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
@@ -33,8 +34,8 @@ func checkFolders(ctx context.Context, name string, exps []*experiment.Experimen
 	return code
 }
 
-// refused prints a refusal to replace an output folder that a write found
-// only under the folder's lock, and returns exit code 2 for it: bad input,
+// refused prints a refusal to replace an output folder, found by a write
+// only under the folder's lock. It returns exit code 2 for it, bad input
 // as when found before the work. ok is false for any other error.
 func refused(name string, err error, stderr io.Writer) (code int, ok bool) {
 	var r *results.RefusedError

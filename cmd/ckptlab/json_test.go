@@ -14,7 +14,7 @@ import (
 	"ckptlab/runner"
 )
 
-// runJSON is run's JSON document as a script reads it: rows as maps.
+// runJSON is run's JSON document as a script reads it, with rows as maps.
 type runJSON struct {
 	Kind       string           `json:"kind"`
 	Version    int              `json:"version"`
@@ -25,8 +25,9 @@ type runJSON struct {
 	Breakeven  []map[string]any `json:"breakeven"`
 }
 
-// TestRunJSON writes the lesson as CSV and JSON and checks the JSON
-// against the CSVs, cell by cell, and that -o - writes the same document.
+// TestRunJSON writes the lesson as CSV and JSON.
+// It checks the JSON against the CSVs, cell by cell.
+// It checks that -o - writes the same document.
 func TestRunJSON(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := ckptlab("run", "-q", "--format", "csv,json", "-o", out, "../../experiments/lesson.yaml")
@@ -98,9 +99,9 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
-// TestRunJSONAgain writes JSON into a folder that holds a set, of JSON or
-// of CSV, again and again: never refused, and of the same experiment the
-// other format's files are kept.
+// TestRunJSONAgain writes JSON, again and again, into a folder that holds
+// a set of JSON or of CSV. It is never refused. For the same experiment,
+// the other format's files are kept.
 func TestRunJSONAgain(t *testing.T) {
 	out := t.TempDir()
 	for _, format := range []string{"json", "json", "csv", "json"} {
@@ -115,9 +116,9 @@ func TestRunJSONAgain(t *testing.T) {
 	}
 }
 
-// TestRunJSONStdoutKind checks which document -o - writes: a run for one
-// experiment file, one runs document for several files or a folder, even
-// a folder of one experiment.
+// TestRunJSONStdoutKind checks which document -o - writes.
+// One experiment file gives a run document. Several files or a folder give
+// one runs document, even a folder of one experiment.
 func TestRunJSONStdoutKind(t *testing.T) {
 	one := t.TempDir()
 	data, err := os.ReadFile("../../experiments/lesson.yaml")

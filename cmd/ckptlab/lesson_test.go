@@ -75,7 +75,7 @@ func (tab table) get(t *testing.T, row []string, name string) string {
 	return row[tab.col(t, name)]
 }
 
-// rounded returns a float column as the lesson prints it: round(x, 1).
+// rounded returns a float column as the lesson prints it, round(x, 1).
 func (tab table) rounded(t *testing.T, row []string, name string) string {
 	t.Helper()
 	x, err := strconv.ParseFloat(tab.get(t, row, name), 64)
@@ -100,8 +100,9 @@ func runLesson(t *testing.T, extra ...string) string {
 }
 
 // TestLessonTables checks every number of the lesson's printed tables
-// (lessonfigures, typed once from the lesson) against grid.csv and
-// failures.csv of experiments/lesson.yaml run through the command.
+// against grid.csv and failures.csv. These come from experiments/lesson.yaml
+// run through the command. The numbers are lessonfigures, typed once from
+// the lesson.
 func TestLessonTables(t *testing.T) {
 	dir := runLesson(t)
 	grid := readTable(t, filepath.Join(dir, "grid.csv"))

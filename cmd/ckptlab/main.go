@@ -1,7 +1,8 @@
-// Command ckptlab evaluates checkpoint-interval experiments: it reads YAML
-// experiment files, expands them into a grid, evaluates the recovery-cost
-// model of the lesson "State in Stream Engines" at every point, and writes
-// the result tables as CSV, XLSX, Markdown and JSON.
+// Command ckptlab evaluates checkpoint-interval experiments.
+// It reads YAML experiment files and expands them into a grid.
+// At every point it evaluates the recovery-cost model of the lesson
+// "State in Stream Engines". It writes the result tables as CSV, XLSX,
+// Markdown and JSON.
 //
 // Usage:
 //
@@ -12,8 +13,9 @@
 //	ckptlab version (or ckptlab --version)
 //	ckptlab completion bash|zsh|fish|powershell
 //
-// A FILE of - reads the experiment from standard input. Exit codes: 0
-// success, 1 a run failed, 2 bad input, 130 stopped by a signal.
+// A FILE of - reads the experiment from standard input.
+// The exit codes are 0 for success, 1 when a run failed, 2 for bad input,
+// and 130 when a signal stopped the command.
 package main
 
 import (

@@ -9,8 +9,8 @@ import (
 )
 
 // TestMarkdownToStdout runs the lesson with --format md -o -, as a CI job
-// appending to $GITHUB_STEP_SUMMARY does: the Markdown goes to stdout and
-// no file is written.
+// appending to $GITHUB_STEP_SUMMARY does.
+// The Markdown goes to stdout and no file is written.
 func TestMarkdownToStdout(t *testing.T) {
 	lesson, err := os.ReadFile(filepath.Join("..", "..", "experiments", "lesson.yaml"))
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 )
 
 // newMergeCmd returns ckptlab merge, which merges the shard files of each
-// experiment, made by `ckptlab run --shard I/N`, into the tables an
-// unsharded run writes.
+// experiment into the tables an unsharded run writes.
+// The shard files are those `ckptlab run --shard I/N` made.
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		out     string

@@ -9,9 +9,9 @@ import (
 	"ckptlab/runner"
 )
 
-// newPlanCmd returns ckptlab plan, which prints, for each experiment file,
-// its values and where each came from, the sizes of its tables and the
-// files a run would write, without evaluating anything.
+// newPlanCmd returns ckptlab plan, which evaluates nothing.
+// For each experiment file it prints its values and where each came from.
+// It also prints the sizes of its tables and the files a run would write.
 func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		out     string

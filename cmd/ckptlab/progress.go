@@ -18,11 +18,12 @@ import (
 // and redirected output stay clean. It never goes to stdout, which lists the
 // files written.
 
-// newProgress returns how a run reports the subscribers drawn: report moves
-// a bar (drawn of total, rate, time left) and finish ends its line. Both do
-// nothing when quiet is set or stderr is not a terminal. report may be
-// called from any goroutine, but not from two at once (runner.Options.Progress
-// promises that).
+// newProgress returns how a run reports the subscribers drawn.
+// Its report moves a bar of drawn of total, rate and time left.
+// Its finish ends the bar's line.
+// Both do nothing when quiet is set or stderr is not a terminal.
+// The report func may be called from any goroutine, but not from two at once.
+// runner.Options.Progress promises that.
 func newProgress(stderr io.Writer, quiet bool) (report func(done, total int64), finish func()) {
 	tty, ok := progressTerminal(stderr, quiet)
 	if !ok {
@@ -31,11 +32,11 @@ func newProgress(stderr io.Writer, quiet bool) (report func(done, total int64), 
 	return newBar(tty, "drawing", "subscribers")
 }
 
-// withRowsProgress returns set with its grid table showing a bar each time a
-// writer goes through its rows (once per format that holds the grid), if
-// stderr is a terminal and quiet is not set. rows is the grid's number of
-// rows. Counting costs one comparison a row; the bar moves every few
-// thousand.
+// withRowsProgress returns set with a bar on its grid table.
+// The bar shows each time a writer goes through the grid's rows, once per
+// format that holds the grid. It shows only if stderr is a terminal and
+// quiet is not set. rows is the grid's number of rows.
+// Counting costs one comparison a row. The bar moves every few thousand.
 func withRowsProgress(set results.Set, rows int64, stderr io.Writer, quiet bool) results.Set {
 	tty, ok := progressTerminal(stderr, quiet)
 	if !ok || rows == 0 {
@@ -69,15 +70,15 @@ func progressTerminal(stderr io.Writer, quiet bool) (*os.File, bool) {
 	return f, true
 }
 
-// barDelay is how long a phase runs before its bar appears: a run of
-// 50 ms shows none instead of a bar that flashes, and a run of minutes
-// loses nothing.
+// barDelay is how long a phase runs before its bar appears.
+// A short run then shows no bar that flashes. A run of minutes loses nothing.
 const barDelay = 300 * time.Millisecond
 
 // newBar returns a bar on tty, made at the first report after barDelay,
-// when the total is known. finish leaves the bar's last state on its line
-// and moves to the next: at 100% with the elapsed time, or where an
-// interrupted run stopped; it writes nothing if the bar never appeared.
+// when the total is known.
+// Its finish leaves the bar's last state on its line and moves to the next.
+// That state is 100% with the elapsed time, or where an interrupted run
+// stopped. The finish func writes nothing if the bar never appeared.
 func newBar(tty io.Writer, verb, unit string) (report func(done, total int64), finish func()) {
 	return newBarClock(tty, verb, unit, time.Now)
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // TestProgressNotOnANonTerminal checks that progress stays off whatever is
-// not a terminal, a buffer, a file or a pipe as in CI, and off with -q.
+// not a terminal: a buffer, a file or a pipe as in CI.
+// Progress also stays off with -q.
 func TestProgressNotOnANonTerminal(t *testing.T) {
 	file, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
 	if err != nil {

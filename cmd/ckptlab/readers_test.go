@@ -25,16 +25,16 @@ import (
 	"ckptlab/internal/fifotest"
 )
 
-// secret is what the lines of a file not meant as an experiment hold; no
-// output may quote it.
+// secret is what the lines of a file not meant as an experiment hold.
+// No output may quote it.
 const secret = "SECRETHASH"
 
 // secretLines are the lines of such a file, /etc/shadow's shape.
 const secretLines = "root:$6$" + secret + "1:19000:0:99999:7:::\nsvc:" + secret + "2:19000:0:99999:7:::\n"
 
-// A shape makes the file at path hostile; orig is what the reader would
-// find there. It returns false where the shape cannot be made there (a FIFO
-// in a git tree).
+// A shape makes the file at path hostile. orig is what the reader would
+// find there. It returns false where the shape cannot be made there, such
+// as a FIFO in a git tree.
 type shape struct {
 	name string
 	make func(t *testing.T, path string, orig []byte, git bool) bool
@@ -92,9 +92,10 @@ func write(t *testing.T, path string, data []byte) bool {
 	return true
 }
 
-// A reader is where ckptlab reads a file: the file in a case's folder that
-// a shape replaces, the command that reads it, and the exit code a byte
-// order mark gives (a hostile shape gives 1 or 2, refused).
+// A reader is where ckptlab reads a file.
+// It names the file in a case's folder that a shape replaces, and the
+// command that reads it. It also gives the exit code a byte order mark
+// gives. A hostile shape gives 1 or 2, refused.
 type reader struct {
 	name string
 	file string // relative to the case's folder
@@ -116,16 +117,16 @@ var readers = []reader{
 	{"merge, a shard file", "old/x/shards/1-of-1", []string{"merge", "-q", "--format", "csv", "-o", "old", "x.yaml"}, false, -1},
 }
 
-// TestHostileFiles runs every shape against every reader. Each case must
-// end within its timeout and its memory cap, refuse the file (exit 1 or 2)
-// with a message and no crash, or take a byte order mark as its reader
-// does, and never print a secret's lines.
+// TestHostileFiles runs every shape against every reader.
+// Each case must end within its timeout and its memory cap. It must refuse
+// the file (exit 1 or 2) with a message and no crash, or take a byte order
+// mark as its reader does. It must never print a secret's lines.
 func TestHostileFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process per case")
 	}
 	skipUncapped(t)
-	// The folders every case starts from: a run's set with a shard beside
+	// The folders every case starts from hold a run's set with a shard beside
 	// it, the experiment, a copy of it, and a base with a file extending it.
 	src := t.TempDir()
 	x := exp(t, src, "x.yaml", "x", "subscribers: 50\n")
@@ -180,9 +181,10 @@ func TestHostileFiles(t *testing.T) {
 	}
 }
 
-// skipUncapped skips a test whose cases cannot be capped: without
-// prlimit, or under the race detector, whose shadow memory takes more
-// address space than the cap (go test ./... runs them without it).
+// skipUncapped skips a test whose cases cannot be capped.
+// That is without prlimit, or under the race detector.
+// The race detector's shadow memory takes more address space than the cap.
+// go test ./... runs these tests without it.
 func skipUncapped(t *testing.T) {
 	t.Helper()
 	if raceBuild {
@@ -193,8 +195,8 @@ func skipUncapped(t *testing.T) {
 	}
 }
 
-// caseTimeout and caseMemory bound every case: no reader may wait on a
-// file or hold much of it.
+// caseTimeout and caseMemory bound every case.
+// No reader may wait on a file or hold much of it.
 const (
 	caseTimeout = 20 * time.Second
 	caseMemory  = 2 << 30 // address space, which the Go runtime reserves ahead
@@ -271,10 +273,10 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	git(t, dir, args...)
 }
 
-// TestHostileBases attacks extends under the same cap and timeout: a base
-// of 120,000 seeds listed 255 times, one of 120,000 errors listed 255
-// times, a link to a secret, and a base outside the root, which only
-// --allow-outside-root reads.
+// TestHostileBases attacks extends under the same cap and timeout.
+// The bases are one of 120,000 seeds listed 255 times, one of 120,000
+// errors listed 255 times, and a link to a secret. The last is a base
+// outside the root, which only --allow-outside-root reads.
 func TestHostileBases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process per case")

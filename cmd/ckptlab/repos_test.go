@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// reposTree is a repository of experiments as a user keeps one: a base in
-// the folder that is valid only once extended (periods: 8 leaves the
-// default failure_period out), and one in base/.
+// reposTree is a repository of experiments as a user keeps one.
+// It has a base in the folder that is valid only once extended, and one in
+// base/. The first sets periods: 8, which leaves the default
+// failure_period out.
 var reposTree = map[string]string{
 	"experiments/common.yaml":      "periods: 8\n",
 	"experiments/job-c.yml":        "extends: common.yaml\nname: job-c\nfailure_period: 2026-05\n",
@@ -19,8 +20,9 @@ var reposTree = map[string]string{
 	"experiments/large.yaml":       "extends: base/stream.yaml\nname: large\nsubscribers: 400\n",
 }
 
-// binary returns a folder holding ckptlab, a script that runs the test
-// binary as the command, for shell steps that call ckptlab by name.
+// binary returns a folder holding ckptlab, for shell steps that call
+// ckptlab by name. That ckptlab is a script that runs the test binary as
+// the command.
 func binary(t *testing.T) string {
 	t.Helper()
 	exe, err := os.Executable()
@@ -116,8 +118,8 @@ func TestRepositoryOfExperiments(t *testing.T) {
 }
 
 // TestDiffRecipe runs the shell step of deploy/github/diff.yml as written,
-// on a branch that changes a base, with ckptlab for go run ./cmd/ckptlab:
-// the step passes and says the change differs; a forgotten name fails it.
+// on a branch that changes a base. ckptlab stands for go run ./cmd/ckptlab.
+// The step passes and says the change differs. A forgotten name fails it.
 func TestDiffRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -193,7 +195,7 @@ func TestHintsThatWork(t *testing.T) {
 		}
 	}
 
-	// --max-points: the value suggested passes every table.
+	// The value --max-points suggests passes every table.
 	code, _, stderr := process(t, dir, "run", "-q", "--max-points", "10", "-o", "out", lesson)
 	m := regexp.MustCompile(`raise the limit with --max-points (\d+) to run it`).FindStringSubmatch(stderr)
 	if code != exitBadUser || m == nil {
@@ -224,8 +226,8 @@ func TestHintsThatWork(t *testing.T) {
 }
 
 // TestRerunFromTheFolder runs the command experiment.yaml's header gives,
-// from the output folder, twice: each replaces that folder with the same
-// tables, and a run from where it began still replaces it too.
+// twice, from the output folder. Each run replaces that folder with the
+// same tables. A run from where it began still replaces it too.
 func TestRerunFromTheFolder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")

@@ -13,12 +13,12 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// runShard counts shard s of an experiment and writes its shard file,
-// printing the file's path on stdout; a matching file already there is
-// kept, and stderr says so.
+// runShard counts shard s of an experiment and writes its shard file.
+// It prints the file's path on stdout.
+// A matching file already there is kept, and stderr says so.
 func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
-	// Shards of one run share the folder's lock for the moment each renames
-	// its file in: a wait for it is short and normal, not worth a word.
+	// Shards of one run share the folder's lock while each renames its file in.
+	// A wait for it is short and normal, not worth a word.
 	ctx = atomicfs.OnLockWait(ctx, func(string) {})
 	key, err := shardKey()
 	if err != nil {
@@ -40,8 +40,8 @@ func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f r
 	return nil
 }
 
-// parseShardFlag reads run's --shard into f.shardOf; a bad value, or
-// --shard with --check, is a usage error.
+// parseShardFlag reads run's --shard into f.shardOf.
+// A bad value, or --shard with --check, is a usage error.
 func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
 	if f.shard == "" {
 		if cmd.Flags().Changed("shard") {
@@ -67,9 +67,10 @@ func parseShardFlag(cmd *cobra.Command, f *runFlags) error {
 	return nil
 }
 
-// shardKey returns the key of CKPTLAB_SHARD_KEY that signs shard files,
-// nil if the variable is not set. Set and empty, as an unset variable in a
-// job's template leaves it, it is an error rather than no key.
+// shardKey returns the key of CKPTLAB_SHARD_KEY that signs shard files.
+// It returns nil if the variable is not set.
+// Set and empty is an error rather than no key: an unset variable in a
+// job's template leaves it so.
 func shardKey() ([]byte, error) {
 	key, ok := os.LookupEnv(experiment.ShardKeyVar)
 	if ok && key == "" {

@@ -46,14 +46,15 @@ var shardCases = []shardCase{
 		func(k, n int) []string { return nil }, ""},
 }
 
-// engineVars are the variables of every engine: a test's subprocess gets
-// only those of the engine it plays.
+// engineVars are the variables of every engine.
+// A test's subprocess gets only those of the engine it plays.
 var engineVars = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN",
 	"SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_STEP", "AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE",
 	"CLOUD_RUN_TASK_INDEX", "CLOUD_RUN_TASK_COUNT"}
 
-// shardProcess returns the command running ckptlab with args in a process of its
-// own (the test binary, see TestHelperMain) with the extra environment.
+// shardProcess returns the command running ckptlab with args in a process
+// of its own, with the extra environment. The process is the test binary
+// (see TestHelperMain).
 func shardProcess(t *testing.T, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
@@ -135,9 +136,9 @@ func sameFiles(t *testing.T, ref, out string) {
 	}
 }
 
-// TestShardExitCodes checks the refusals of run --shard and merge: bad
-// usage exits 2, missing or damaged shard files 1, each with a message
-// that says what to do.
+// TestShardExitCodes checks the refusals of run --shard and merge.
+// Bad usage exits 2, and missing or damaged shard files exit 1.
+// Each comes with a message that says what to do.
 func TestShardExitCodes(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -172,9 +173,10 @@ func TestShardExitCodes(t *testing.T) {
 	}
 }
 
-// TestKilledShard kills a shard process at several moments of its work:
-// the shard file is then absent or complete, never half-written; a rerun
-// finishes it, a further rerun keeps it, and the merge equals one run.
+// TestKilledShard kills a shard process at several moments of its work.
+// The shard file is then absent or complete, never half-written.
+// A rerun finishes it, and a further rerun keeps it.
+// The merge equals one run.
 func TestKilledShard(t *testing.T) {
 	t.Parallel()
 	args := []string{"--set", "subscribers=20000000", lessonFile}
@@ -223,9 +225,9 @@ func TestKilledShard(t *testing.T) {
 }
 
 // TestShardsBesideRuns runs shards, runs and merges of one experiment at
-// once on one output folder, as users of a shared volume may: every shard
-// file must survive the runs' swaps of the folder, and the final merge must
-// equal one run.
+// once on one output folder, as users of a shared volume may.
+// Every shard file must survive the runs' swaps of the folder.
+// The final merge must equal one run.
 func TestShardsBesideRuns(t *testing.T) {
 	t.Parallel()
 	args := []string{"--format", "csv", "--set", "seeds=[1, 2, 3]", lessonFile}
@@ -260,9 +262,9 @@ func TestShardsBesideRuns(t *testing.T) {
 }
 
 // TestShardKeyAndVerify checks run --shard and merge with CKPTLAB_SHARD_KEY
-// and --verify: signed shards merge with their key and are refused with
-// another (exit 1), an empty key or a bad --verify is a usage error (exit
-// 2), and the variable is not read as a key of the experiment.
+// and --verify. Signed shards merge with their key. They are refused with
+// another key (exit 1). An empty key or a bad --verify is a usage error
+// (exit 2). The variable is not read as a key of the experiment.
 func TestShardKeyAndVerify(t *testing.T) {
 	out := t.TempDir()
 	t.Setenv("CKPTLAB_SHARD_KEY", "the key")

@@ -15,8 +15,8 @@ import (
 	"ckptlab/runner"
 )
 
-// The JSON Schemas of the documents ckptlab writes, in schema/, and the
-// subset of JSON Schema they are written in: what schemaValidator checks.
+// schemaKeywords are the subset of JSON Schema that schemaValidator checks.
+// The JSON Schemas in schema/ of the documents ckptlab writes use them.
 // A schema using any other keyword is refused, so that no check is skipped.
 var schemaKeywords = []string{"$schema", "$id", "$ref", "title", "description",
 	"type", "enum", "pattern", "properties", "required", "additionalProperties", "items"}
@@ -187,13 +187,13 @@ func short(doc any) string {
 	return s
 }
 
-// textMembers are the members documented as text, which may hold anything:
-// free text, the headline, and the exact fractions of breakeven.csv.
+// textMembers are the members documented as text, which may hold anything.
+// They are free text, the headline, and the exact fractions of breakeven.csv.
 var textMembers = []string{"name", "description", "ckptlab_version", "headline", "from_fraction", "to_fraction"}
 
 // numbersInStrings returns the places where a run document holds a number,
-// a list or a map as text (SPEC 14: "young_interval": "4", "value":
-// "[20260218]"), outside the members documented as text.
+// a list or a map as text, outside the members documented as text.
+// SPEC 14 gives examples: "young_interval": "4", "value": "[20260218]".
 func numbersInStrings(doc any, at string) []string {
 	var out []string
 	switch d := doc.(type) {
@@ -231,9 +231,9 @@ func shippedExperiments(t *testing.T) []string {
 }
 
 // TestDocumentsMatchTheirSchemas runs every shipped experiment with
-// --format json, alone and as the folder, and diffs the lesson against
-// each: every document matches its schema in schema/, and no run
-// document holds a number as text.
+// --format json, alone and as the folder, and diffs the lesson against each.
+// Every document must match its schema in schema/.
+// No run document may hold a number as text.
 func TestDocumentsMatchTheirSchemas(t *testing.T) {
 	v := loadSchemas(t, "../../schema")
 	type doc = map[string]any
@@ -357,8 +357,8 @@ func TestSchemasRefuse(t *testing.T) {
 }
 
 // TestRunSchemaListsTheColumns holds run.schema.json's rows to the columns
-// of decisions.csv and breakeven.csv, in order, each of the JSON type of
-// its kind.
+// of decisions.csv and breakeven.csv, in order.
+// Each must be of the JSON type of its kind.
 func TestRunSchemaListsTheColumns(t *testing.T) {
 	data, err := os.ReadFile("../../schema/run.schema.json")
 	if err != nil {

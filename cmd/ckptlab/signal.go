@@ -15,17 +15,18 @@ import (
 	"ckptlab/internal/signals"
 )
 
-// exitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM:
-// 128 plus the number of SIGINT, as shells report a command Ctrl-C stopped.
+// exitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM.
+// It is 128 plus the number of SIGINT, as shells report a command Ctrl-C
+// stopped.
 const exitInterrupted = 130
 
 // stopGrace is how long a command has, after a signal, to stop on its own
-// and say so, before the process exits without it.
+// and say so. Then the process exits without it.
 const stopGrace = 500 * time.Millisecond
 
 // processSignals is the context the first signal cancels, once main
-// watches the signals caught since the process started; nil when Main is
-// called by a test, and each command then watches signals itself.
+// watches the signals caught since the process started.
+// It is nil when a test calls Main. Each command then watches signals itself.
 var processSignals context.Context
 
 // signalWatch ends the process at a signal.
@@ -35,13 +36,14 @@ type signalWatch struct {
 	once   sync.Once
 }
 
-// watchSignals handles, for main, the signals package signals caught from
-// the start of the process. At the first, the temporary files of the
-// writes in progress are removed at once and no file is renamed into place
-// afterwards (atomicfs.RemoveTemporaries), and the commands' contexts are
-// cancelled; the process exits 130 when the command returns, or after
-// stopGrace or at a second signal if it has not, whatever it was doing (a
-// read that blocks included).
+// watchSignals handles, for main, the signals that package signals caught
+// from the start of the process.
+// At the first signal, the temporary files of the writes in progress are
+// removed at once (atomicfs.RemoveTemporaries). No file is renamed into
+// place afterwards. The commands' contexts are cancelled.
+// The process exits 130 when the command returns. If the command has not
+// returned, it exits after stopGrace or at a second signal, whatever the
+// command was doing, a read that blocks included.
 func watchSignals(args []string, stderr io.Writer) *signalWatch {
 	w := &signalWatch{name: "ckptlab", stderr: stderr}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -62,8 +64,8 @@ func watchSignals(args []string, stderr io.Writer) *signalWatch {
 	return w
 }
 
-// exitCode returns the exit code of a command that returned code: 130
-// if a signal came meanwhile.
+// exitCode returns the exit code of a command that returned code.
+// It is 130 if a signal came meanwhile.
 func (w *signalWatch) exitCode(code int) int {
 	if processSignals.Err() == nil || code == exitInterrupted {
 		return code
@@ -80,13 +82,14 @@ func (w *signalWatch) exit() {
 	})
 }
 
-// interruptContext returns a context that SIGINT or SIGTERM cancels. At the
-// signal, the temporary files of the writes in progress are removed at once
-// and no file is renamed into place afterwards (atomicfs.RemoveTemporaries),
-// however long the run takes to notice that its context is done. Under
-// main, the signals are those watchSignals watches; in a test calling Main,
-// the command watches them itself, and a second signal ends the process the
-// default way. stop releases the signals.
+// interruptContext returns a context that SIGINT or SIGTERM cancels.
+// At the signal, the temporary files of the writes in progress are removed
+// at once (atomicfs.RemoveTemporaries). No file is renamed into place
+// afterwards, however long the run takes to notice that its context is
+// done. Under main, the signals are those watchSignals watches.
+// In a test calling Main, the command watches them itself. A second signal
+// then ends the process the default way.
+// stop releases the signals.
 func interruptContext() (ctx context.Context, stop func()) {
 	if processSignals != nil {
 		ctx, cancel := context.WithCancelCause(processSignals)
@@ -112,9 +115,9 @@ func interruptContext() (ctx context.Context, stop func()) {
 	}
 }
 
-// commandContext returns the context of command name (run, merge): a
-// signal cancels it (see interruptContext), and a wait for another
-// ckptlab writing the same folder is said on stderr.
+// commandContext returns the context of command name (run, merge).
+// A signal cancels it (see interruptContext).
+// A wait for another ckptlab writing the same folder is said on stderr.
 func commandContext(name string, stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, stop = interruptContext()
 	ctx = atomicfs.OnLockWait(ctx, func(folder string) {

@@ -17,8 +17,8 @@ import (
 )
 
 // mainEnv, set in the environment, makes TestHelperMain run ckptlab with
-// the arguments after "--": the test binary becomes the command, so a test
-// can signal a real process without building one.
+// the arguments after "--". The test binary becomes the command.
+// So a test can signal a real process without building one.
 const mainEnv = "GO_TEST_RUN_CKPTLAB_MAIN" // not CKPTLAB_..., which the loader reads as a key
 
 func TestHelperMain(t *testing.T) {
@@ -37,7 +37,7 @@ func TestHelperMain(t *testing.T) {
 }
 
 // TestMain leaves the signals to the commands in the tests that call Main
-// in this process: only a subprocess running TestHelperMain watches them
+// in this process. Only a subprocess running TestHelperMain watches them
 // from its start, as main does.
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) != "1" {
@@ -46,13 +46,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSignalAtStart sends SIGTERM or SIGINT to ckptlab at its first moments:
-// as soon as the handler is installed (the package init that the runtime's
-// init trace reports), in the middle of the other packages' inits, long
-// before the command line is read, and while a command waits on standard
-// input that never comes. (Before the handler's package init, in the
-// runtime's own, a signal still ends a Go program the default way.) Each must exit 130 within a second of the signal,
-// saying so, and leave nothing in the folder it was to write.
+// TestSignalAtStart sends SIGTERM or SIGINT to ckptlab at its first moments.
+// The first is as soon as the handler is installed, at the package init
+// that the runtime's init trace reports. Others fall in the middle of the
+// other packages' inits, and long before the command line is read. The
+// last is while a command waits on standard input that never comes.
+// Before the handler's package init, in the runtime's own, a signal still
+// ends a Go program the default way.
+// Each case must exit 130 within a second of the signal, and say so.
+// It must leave nothing in the folder it was to write.
 func TestSignalAtStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -135,8 +137,8 @@ func TestSignalAtStart(t *testing.T) {
 	}
 }
 
-// largeRun is a run whose files take seconds to write: 300,006 grid rows
-// from 20,000 subscribers, in every format.
+// largeRun is a run whose files take seconds to write.
+// It has 300,006 grid rows from 20,000 subscribers, in every format.
 var largeRun = []string{"--format", "csv,xlsx,md",
 	"--set", "subscribers=20000", "--set", "probabilities={from: 0, to: 1, step: 0.00002}", lessonFile}
 
@@ -147,12 +149,12 @@ func isTemporary(name string) bool {
 }
 
 // TestInterruptedRun writes the lesson's results, then starts a run with a
-// large grid into the same folder and stops it while it writes: with
-// SIGKILL, SIGINT or SIGTERM, while it writes grid.csv, while it builds the
-// workbook's sheets, and while it assembles the workbook's archive. The
-// previous files must stay byte for byte as they were, and no file at a
-// final name may be anything else. SIGINT and SIGTERM must also leave no
-// temporary file and exit 130.
+// large grid into the same folder. It stops the run while it writes, with
+// SIGKILL, SIGINT or SIGTERM. The moments are while it writes grid.csv,
+// while it builds the workbook's sheets, and while it assembles the
+// workbook's archive. The previous files must stay byte for byte as they
+// were. No file at a final name may be anything else. SIGINT and SIGTERM
+// must also leave no temporary file and exit 130.
 func TestInterruptedRun(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {

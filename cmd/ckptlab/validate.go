@@ -10,10 +10,10 @@ import (
 	"ckptlab/runner/experiment"
 )
 
-// newValidateCmd returns ckptlab validate, which checks experiment files
-// and prints every error of every file, or FILE: ok for each when there is
-// none, a base with the experiments that extend it. It evaluates and
-// writes nothing.
+// newValidateCmd returns ckptlab validate, which checks experiment files.
+// It evaluates and writes nothing.
+// It prints every error of every file. When there is none, it prints
+// FILE: ok for each, and for a base the experiments that extend it.
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sets []string
 	var outside bool

@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// TestUnitWeightsChangeNothing runs the lesson with every failure weighed
-// 1 written out, and with some failures listed at weight 1: every file of
-// every format is the bytes of the lesson without failure_weights.
+// TestUnitWeightsChangeNothing runs the lesson with every failure weighed 1
+// written out, and with some failures listed at weight 1.
+// Every file of every format must be the bytes of the lesson without
+// failure_weights.
 func TestUnitWeightsChangeNothing(t *testing.T) {
 	formats := []string{"--format", "csv,xlsx,md"}
 	plain := runLesson(t, formats...)
@@ -40,11 +41,12 @@ func TestUnitWeightsChangeNothing(t *testing.T) {
 	}
 }
 
-// TestWeightedCriteria runs the lesson with failures weighed and holds
-// grid.csv's criteria to failures.csv's rows, weighed by hand: average
-// Σ w_f·y_f / W, expected total p × Σ w_f·y_f / W + certain cost (the same
-// operations, so the same bits), the worst over failures of positive
-// weight.
+// TestWeightedCriteria runs the lesson with failures weighed.
+// It holds grid.csv's criteria to failures.csv's rows, weighed by hand.
+// The average is Σ w_f·y_f / W.
+// The expected total is p × Σ w_f·y_f / W + certain cost, by the same
+// operations, so with the same bits.
+// The worst is over the failures of positive weight.
 func TestWeightedCriteria(t *testing.T) {
 	weights := map[string]int64{"2026-06": 3, "2026-12": 0, "2026-02": 5}
 	dir := runLesson(t, "--format", "csv", "--set", "failure_weights={2026-06: 3, 2026-12: 0, 2026-02: 5}")
@@ -86,9 +88,10 @@ func TestWeightedCriteria(t *testing.T) {
 }
 
 // TestDeployMonthsExample holds experiments/deploy-months.yaml to the answer
-// its comment works out by hand: checkpoints after the two deploy months
-// at probability 1, below the best interval; at 0.5 the best interval's
-// own point; at 0.25 none.
+// its comment works out by hand.
+// At probability 1 the schedule checkpoints after the two deploy months,
+// below the best interval. At 0.5 it is the best interval's own point.
+// At 0.25 it has no checkpoint.
 func TestDeployMonthsExample(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

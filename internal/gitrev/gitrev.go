@@ -1,7 +1,7 @@
 // Package gitrev reads the tree of a git revision as an io/fs.FS, with the
-// git command: ckptlab diff reads an experiment file and its bases at a
-// revision through it, as the loader reads them from the disk. It reads
-// only the folders and files asked for, through one git cat-file --batch
+// git command. Through it ckptlab diff reads an experiment file and its
+// bases at a revision, as the loader reads them from the disk. It reads
+// only the folders and files asked for. It runs one git cat-file --batch
 // process per tree.
 package gitrev
 
@@ -23,17 +23,17 @@ import (
 	"time"
 )
 
-// MaxBlob is the most bytes of a blob a Tree keeps; a read of a longer
-// blob gives these bytes, then an error. MaxTree is the most bytes of
-// entries a folder may list.
+// MaxBlob is the most bytes of a blob a Tree keeps.
+// A read of a longer blob gives these bytes, then an error.
+// MaxTree is the most bytes of entries a folder may list.
 const (
 	MaxBlob = 16 << 20
 	MaxTree = 64 << 20
 )
 
-// Tree is the tree of one revision of a repository. Its names are paths
-// relative to the repository's root, with slashes. Close ends its git
-// process.
+// Tree is the tree of one revision of a repository.
+// Its names are paths relative to the repository's root, with slashes.
+// Close ends its git process.
 type Tree struct {
 	// Root is the repository's root folder on the disk.
 	Root string
@@ -82,9 +82,9 @@ func (t *Tree) Close() error {
 	return err
 }
 
-// command returns git with args, to run in dir with no prompt for
-// credentials and no fetch of missing objects, whatever the repository's
-// configuration says.
+// command returns git with args, to run in dir.
+// It asks for no credentials and fetches no missing objects, whatever the
+// repository's configuration says.
 func command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -200,8 +200,9 @@ func (t *Tree) folder(name string) (map[string]entry, error) {
 	return list, nil
 }
 
-// parseTree reads the entries of a tree object, <mode> SP <name> NUL
-// <object id of idLen raw bytes>. Submodules and the like are left out.
+// parseTree reads the entries of a tree object.
+// Each is <mode> SP <name> NUL <object id of idLen raw bytes>.
+// Submodules and the like are left out.
 func parseTree(data []byte, idLen int) (map[string]entry, error) {
 	list := map[string]entry{}
 	for len(data) > 0 {
@@ -229,8 +230,8 @@ func parseTree(data []byte, idLen int) (map[string]entry, error) {
 	return list, nil
 }
 
-// object reads an object of the given type through the batch process:
-// its first limit bytes and its size.
+// object reads an object of the given type through the batch process.
+// It returns the object's first limit bytes and its size.
 func (t *Tree) object(name, typ string, limit int64) ([]byte, int64, error) {
 	if t.batch == nil {
 		b, err := startBatch(t.Root)
@@ -270,8 +271,8 @@ func startBatch(dir string) (*batch, error) {
 	return b, nil
 }
 
-// read asks for one object: "<id> <type> <size>" LF <contents> LF comes
-// back, or "<name> missing" LF.
+// read asks for one object.
+// The answer is "<id> <type> <size>" LF <contents> LF, or "<name> missing" LF.
 func (b *batch) read(name, typ string, limit int64) ([]byte, int64, error) {
 	if b.broken != nil {
 		return nil, 0, b.broken
@@ -308,8 +309,8 @@ func (b *batch) read(name, typ string, limit int64) ([]byte, int64, error) {
 	return data, size, nil
 }
 
-// fail ends the process and marks it broken: every later read gives the
-// error, git's own message if it said one.
+// fail ends the process and marks it broken.
+// Every later read gives the error, git's own message if it said one.
 func (b *batch) fail(err error) error {
 	b.close()
 	if msg := strings.TrimSpace(b.stderr.String()); msg != "" {

@@ -6,10 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Excerpt returns at most n characters of s for a message: cut at a
-// character, "…" marking the cut, and quoted with escapes when s holds
-// anything but printable text (control characters, terminal escapes,
-// bidirectional marks, bytes that are not UTF-8).
+// Excerpt returns at most n characters of s for a message.
+// It cuts at a character and marks the cut with "…".
+// It quotes s with escapes when s holds anything but printable text:
+// control characters, terminal escapes, bidirectional marks, or bytes that
+// are not UTF-8.
 func Excerpt(s string, n int) string {
 	cut := false
 	if utf8.RuneCountInString(s) > n {

@@ -30,10 +30,12 @@ func (e *LimitError) Error() string {
 // bom is the UTF-8 byte order mark, which some editors write first.
 var bom = []byte("\xef\xbb\xbf")
 
-// Reader reads a file within Limits. It drops a byte order mark at the
-// start of a text file, and fails with a *TooLargeError past Limits.Bytes, a *LimitError
-// past the others, and an error past the size the file had when it was
-// opened (a file that grows as it is read, or one in /proc).
+// Reader reads a file within Limits.
+// It drops a byte order mark at the start of a text file.
+// Past Limits.Bytes it fails with a *TooLargeError, and past the other
+// limits with a *LimitError. It also fails past the size the file had when
+// it was opened. That stops a file that grows as it is read, or one in
+// /proc.
 type Reader struct {
 	r       io.Reader
 	path    string
@@ -78,7 +80,7 @@ type ReadCloser struct {
 // Close closes the file.
 func (r *ReadCloser) Close() error { return r.f.Close() }
 
-// Lines returns the number of lines read so far: the line being read.
+// Lines returns the number of lines read so far, counting the line being read.
 func (r *Reader) Lines() int64 { return r.line }
 
 func (r *Reader) Read(p []byte) (int, error) {

@@ -1,17 +1,18 @@
-// Package safefile opens and reads the files ckptlab reads that someone
-// other than ckptlab may have put in place: experiment files and their
-// bases, the files of an output folder, shard files, lock files. Such a
-// path may be a symbolic link to anywhere, a FIFO that blocks the first
-// reader, a device that never ends (/dev/zero, /proc/self/pagemap), or a
+// Package safefile opens and reads files that someone other than ckptlab
+// may have put in place. These are experiment files and their bases, the
+// files of an output folder, shard files and lock files. Such a path may
+// be a symbolic link to anywhere, or a FIFO that blocks the first reader.
+// It may be a device that never ends (/dev/zero, /proc/self/pagemap), or a
 // regular file far larger than it should be.
 //
-// Open looks at a path before it opens it and opens only a regular file,
-// never waiting on a FIFO and never opening a device; it checks what it
-// opened again by fstat, so nothing can be swapped in between. A Reader
-// reads an open file within limits of bytes, line length and lines, never
-// past the size the file had when opened, and drops the UTF-8 byte order
-// mark of a text file. ReadFile and ReadLinked do both for a file read
-// whole.
+// Open looks at a path before it opens it, and opens only a regular file.
+// It never waits on a FIFO and never opens a device. It checks what it
+// opened again by fstat, so nothing can be swapped in between.
+//
+// A Reader reads an open file within limits of bytes, line length and lines.
+// It never reads past the size the file had when opened. It drops the
+// UTF-8 byte order mark of a text file. ReadFile and ReadLinked do both
+// for a file read whole.
 package safefile
 
 import (
@@ -49,22 +50,23 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s: larger than %d bytes, the most such a file can be", e.Path, e.Limit)
 }
 
-// Open opens path for reading: the path must name a regular file itself,
-// not through a symbolic link. Anything else is a *NotRegularError; a
-// missing file is an error that satisfies errors.Is(err, fs.ErrNotExist).
+// Open opens path for reading.
+// The path must name a regular file itself, not through a symbolic link.
+// Anything else is a *NotRegularError. A missing file is an error that
+// satisfies errors.Is(err, fs.ErrNotExist).
 func Open(path string) (*os.File, fs.FileInfo, error) {
 	return open(path, false)
 }
 
-// OpenLinked is Open for a path that may be a symbolic link: the file it
-// leads to must be a regular file.
+// OpenLinked is Open for a path that may be a symbolic link.
+// The file it leads to must be a regular file.
 func OpenLinked(path string) (*os.File, fs.FileInfo, error) {
 	return open(path, true)
 }
 
 func open(path string, follow bool) (*os.File, fs.FileInfo, error) {
-	// A look first, so that a device is never opened (opening some has
-	// effects) and a FIFO never waited on.
+	// Look first, so that a device is never opened and a FIFO never waited on.
+	// Opening some devices has effects.
 	stat := os.Lstat
 	if follow {
 		stat = os.Stat
@@ -99,9 +101,10 @@ func open(path string, follow bool) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// ReadFile reads the regular file at path whole, as Open opens it, and
-// refuses with a *TooLargeError a file of more than limit bytes, by its
-// size and by what it gives: a file in /proc says 0 and reads on.
+// ReadFile reads the regular file at path whole, as Open opens it.
+// It refuses a file of more than limit bytes with a *TooLargeError.
+// It checks both the file's size and what the file gives, since a file in
+// /proc says 0 and reads on.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	return readFile(path, false, Limits{Bytes: limit})
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // openNonblock opens path read-only without waiting for a FIFO's writer
-// (O_NONBLOCK, which changes nothing for a regular file) and, unless
-// follow, without following a final symbolic link (O_NOFOLLOW).
+// (O_NONBLOCK, which changes nothing for a regular file).
+// Unless follow, it does not follow a final symbolic link (O_NOFOLLOW).
 func openNonblock(path string, follow bool) (*os.File, error) {
 	flag := os.O_RDONLY | syscall.O_NONBLOCK
 	if !follow {

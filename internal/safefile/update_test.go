@@ -1,6 +1,6 @@
 package safefile
 
-// This package has no golden files; it accepts the -update flag of
-// go test ./... -update, which rewrites those of the packages that have
-// them (see internal/golden).
+// This package has no golden files.
+// It accepts the -update flag of go test ./... -update, which rewrites the
+// golden files of the packages that have them (see internal/golden).
 import _ "ckptlab/internal/golden"

@@ -1,10 +1,11 @@
-// Package slowtest gates the tests that run programs outside Go: spreadsheet
-// clients, container and cluster engines, and whole-program memory runs.
+// Package slowtest gates the tests that run programs outside Go.
+// These are spreadsheet clients, container and cluster engines, and
+// whole-program memory runs.
 //
 // They run only in a build with the tag slow (go test -tags slow ./...), as
-// .ci/run does; a plain go test ./... skips them. Once asked for, a missing
-// program is a failure, not a skip, so a CI machine cannot pass them by
-// accident.
+// .ci/run does. A plain go test ./... skips them. Once they are asked for,
+// a missing program is a failure, not a skip. So a CI machine cannot pass
+// them by accident.
 package slowtest
 
 import (
@@ -12,9 +13,9 @@ import (
 	"testing"
 )
 
-// Require skips t unless the slow tests are asked for, and then fails it
-// unless every program is on the PATH. It returns the programs' paths in
-// the order given.
+// Require skips t unless the slow tests are asked for.
+// Then it fails t unless every program is on the PATH.
+// It returns the programs' paths in the order given.
 func Require(t testing.TB, programs ...string) []string {
 	t.Helper()
 	if !On {
