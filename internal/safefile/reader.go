@@ -30,10 +30,10 @@ func (e *LimitError) Error() string {
 // bom is the UTF-8 byte order mark, which some editors write first.
 var bom = []byte("\xef\xbb\xbf")
 
-// Reader reads a file within Limits. It drops a byte order mark at the
-// start of a text file, and fails with a *TooLargeError past Limits.Bytes, a *LimitError
-// past the others, and an error past the size the file had when it was
-// opened (a file that grows as it is read, or one in /proc).
+// Reader reads a file within Limits. It drops the byte order mark of a
+// text file, and fails with a *TooLargeError past Limits.Bytes, a
+// *LimitError past the others, and an error past the size the file had
+// when it was opened (a file that grows as it is read, or one in /proc).
 type Reader struct {
 	r       io.Reader
 	path    string
@@ -77,9 +77,6 @@ type ReadCloser struct {
 
 // Close closes the file.
 func (r *ReadCloser) Close() error { return r.f.Close() }
-
-// Lines returns the number of lines read so far: the line being read.
-func (r *Reader) Lines() int64 { return r.line }
 
 func (r *Reader) Read(p []byte) (int, error) {
 	if r.err != nil {
