@@ -104,9 +104,10 @@ func unwrap(err error) error {
 	return err
 }
 
-// readSettings reads experiment.yaml: one "key: value" line per key, the
-// value in YAML flow syntax, followed by "  # origin" when the value did
-// not come from the file. Comment lines are skipped.
+// readSettings reads experiment.yaml: ckptlab's header line first, then
+// one "key: value" line per key, the value in YAML flow syntax, followed
+// by "  # origin" when the value did not come from the file. Comment lines
+// are skipped. An error quotes no line: the file may be anything.
 func readSettings(r io.Reader) ([]results.Setting, error) {
 	var out []results.Setting
 	sc := bufio.NewScanner(r)

@@ -80,9 +80,6 @@ type ReadCloser struct {
 // Close closes the file.
 func (r *ReadCloser) Close() error { return r.f.Close() }
 
-// Lines returns the number of lines read so far, counting the line being read.
-func (r *Reader) Lines() int64 { return r.line }
-
 func (r *Reader) Read(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err

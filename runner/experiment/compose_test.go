@@ -163,3 +163,20 @@ func TestNotAnExperimentFile(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsEscape checks that what an error quotes of a file cannot move
+// a terminal's cursor or change its title: a key or a value with a
+// control character (written with YAML's escapes, as raw ones are a syntax
+// error) is escaped.
+func TestErrorsEscape(t *testing.T) {
+	for _, src := range []string{
+		`name: x` + "\n" + `"wo\e[2Jrkers": 2`,
+		`name: x` + "\n" + `workers: "\e]0;title\a"`,
+		`name: x` + "\n" + `failure_weights: {"\e[2J": 1}`,
+	} {
+		_, err := LoadBytes("x.yaml", []byte(src), Overrides{})
+		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") || !strings.Contains(err.Error(), `\x1b`) {
+			t.Errorf("%q: %v, want an error with the escape written \\x1b", src, err)
+		}
+	}
+}

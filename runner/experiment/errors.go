@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -45,7 +46,13 @@ func (e *Error) Error() string {
 		b.WriteString(":")
 	}
 	if e.Key != "" {
-		b.WriteString(" " + e.Key + ":")
+		// A key is what the file wrote: shortened, and escaped unless it
+		// is printable text.
+		key := shortened(e.Key, 80)
+		if !printable(key) {
+			key = strconv.Quote(key)
+		}
+		b.WriteString(" " + key + ":")
 	}
 	b.WriteString(" " + e.Msg)
 	if e.Via != "" {

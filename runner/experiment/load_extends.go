@@ -152,7 +152,7 @@ func hasKnownKey(n *yaml.Node) bool {
 	return false
 }
 
-// valueMarksIn counts the value marks of data, as checkValueCount does.
+// valueMarksIn counts the value marks of data (see maxValues).
 func valueMarksIn(data []byte) int {
 	n := 0
 	for _, m := range []byte(valueMarks) {

@@ -136,7 +136,7 @@ func (c *checker) text(n *yaml.Node, suffix, noun, want string) (string, bool) {
 		return "", false
 	}
 	if n.ShortTag() != "!!str" {
-		c.fail(n, suffix, "%s is not text (want %s; quote it: %q)", shown(n), want, n.Value)
+		c.fail(n, suffix, "%s is not text (want %s; quote it: %q)", shown(n), want, shortened(n.Value, 40))
 		return "", false
 	}
 	return n.Value, true

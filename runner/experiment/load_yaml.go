@@ -242,18 +242,24 @@ func kindName(n *yaml.Node) string {
 // Anything but printable text (a terminal escape, a bidirectional mark,
 // bytes that are not UTF-8) is quoted with escapes.
 func shown(n *yaml.Node) string {
-	v := n.Value
-	if len(v) > 40 {
-		cut := 37
-		for cut > 0 && !utf8.RuneStart(v[cut]) {
-			cut--
-		}
-		v = v[:cut] + "..."
-	}
+	v := shortened(n.Value, 40)
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || v == "" || !printable(v) {
 		return strconv.Quote(v)
 	}
 	return v
+}
+
+// shortened cuts a value of more than n bytes to n-3 and "...", at a
+// character.
+func shortened(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	cut := n - 3
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "..."
 }
 
 // printable reports whether s is UTF-8 text of printable characters.
