@@ -31,10 +31,6 @@ const (
 	// Estimate is a continuous estimate in periods (Young, Daly): two
 	// decimals.
 	Estimate
-	// Printed is a total as the lesson prints it, one decimal and no
-	// separator: the sheets that show the lesson's own tables show them
-	// as the lesson prints them (README, Result tables).
-	Printed
 )
 
 // quantityStyles is the number style, declared once: decimals shown, and
@@ -49,7 +45,6 @@ var quantityStyles = [...]struct {
 	Probability: {4, false},
 	Total:       {1, true},
 	Estimate:    {2, true},
-	Printed:     {1, false},
 }
 
 // Decimals returns how many decimals q shows, -1 for every digit.
