@@ -76,7 +76,7 @@ func TestMarkdownSummary(t *testing.T) {
 		"    y-axis \"expected total (rows)\" 0 --> 1500\n",
 		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
 		"Legend: black interval none, vermillion interval 6, pink interval 4 (recommended), green interval 3, sky blue interval 2.",
-		"interval 1 reaches 2,400.0, off the chart. Not drawn, wholly above the chart: interval 1.",
+		"interval 1 reaches 2,400.0, off the chart. Not drawn, since they leave the chart at its top: interval 1.",
 		// the break-even crossings of breakeven.csv, listed under the chart
 		"Break-even crossings, where the best interval changes (breakeven.csv): p = 11/18 (0.6111): none → 6, at an expected total of 733.3 rows; p = 11/12 (0.9167): 6 → 4, at an expected total of 900.0 rows.\n",
 		"### Decisions",
@@ -96,7 +96,8 @@ func TestMarkdownSummary(t *testing.T) {
 // TestMarkdownWorkersChart checks that a worker sweep's Markdown charts its
 // question: the most rows the busiest worker recomputes, against workers,
 // interval 4 (recommended) at the figures the headline states, 600 rows at
-// 1 worker down to 78 at 8, none cut by the y axis and named.
+// 1 worker down to 78 at 8, none, which leaves the y axis, left out and
+// named.
 func TestMarkdownWorkersChart(t *testing.T) {
 	e := experiment.Lesson("workers")
 	e.Workers = []int{1, 2, 4, 8}
@@ -111,13 +112,17 @@ func TestMarkdownWorkersChart(t *testing.T) {
 		"    x-axis \"workers\" [1, 2, 4, 8]\n",
 		"    y-axis \"most rows the busiest worker recomputes\" 0 --> 1000\n",
 		"    line [600, 300, 153, 78]\n",
-		"    line [1000, 1000, 561, 286]\n", // none, cut at the top
 		"pink interval 4 (recommended)",
 		"interval none reaches 2,200, off the chart.",
+		"Not drawn, since they leave the chart at its top: interval none.",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
 		}
+	}
+	// none, not drawn flat at the top
+	if strings.Contains(md, "    line [1000, 1000, 561, 286]\n") {
+		t.Error("Markdown draws none cut at the chart's top")
 	}
 }
 
