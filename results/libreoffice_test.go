@@ -155,21 +155,25 @@ func TestLibreOfficeImportsTheCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first is expected total against probability: a scatter chart of
-	// the figures in charts!A4:G8, a line per interval named by its header.
+	// the figures in charts!A4:H10 (the declared probabilities and the
+	// break-evens), a line per interval named by its header, the
+	// recommended ones first, and the envelope among them.
 	// (Object 1 is the what-if sheet's.)
 	chart := zipEntry(t, data, "Object 2/content.xml")
 	for _, want := range []string{
 		`chart:class="chart:scatter"`,
-		`table:cell-range-address="charts.A4:charts.A8"`,
-		`chart:values-cell-range-address="charts.B4:charts.B8"`,
+		`table:cell-range-address="charts.A4:charts.A10"`,
+		`chart:values-cell-range-address="charts.B4:charts.B10"`,
 		`chart:label-cell-address="charts.B3:charts.B3"`,
-		`chart:values-cell-range-address="charts.G4:charts.G8"`,
-		`chart:label-cell-address="charts.G3:charts.G3"`,
+		`chart:values-cell-range-address="charts.E4:charts.E10"`,
+		`chart:label-cell-address="charts.E3:charts.E3"`,
+		`chart:values-cell-range-address="charts.H4:charts.H10"`,
+		`chart:label-cell-address="charts.H3:charts.H3"`,
 		// the y axis stops at 1,500, cutting interval 1's 2,400
 		`chart:minimum="0" chart:maximum="1500"`,
 		// the break-even marks, from their table under the figures, each
 		// point with its label
-		`chart:values-cell-range-address="charts.B11:charts.B12" chart:label-cell-address="charts.C10:charts.C10" chart:class="chart:scatter"><chart:domain table:cell-range-address="charts.A11:charts.A12"/>`,
+		`chart:values-cell-range-address="charts.B13:charts.B14" chart:label-cell-address="charts.C12:charts.C12" chart:class="chart:scatter"><chart:domain table:cell-range-address="charts.A13:charts.A14"/>`,
 		`<text:span>p = 11/18: none → 6</text:span>`,
 		`<text:span>p = 11/12: 6 → 4</text:span>`,
 	} {

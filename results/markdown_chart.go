@@ -81,9 +81,10 @@ func writeMermaid(b *bytes.Buffer, c Chart) {
 }
 
 // mermaidLines returns the lines of a chart as Mermaid draws them, each in
-// its interval's colour, the palette every chart reads: values above the
-// y axis's top at the top, and a line wholly above it (but the
-// recommended one) left out and named in above.
+// its interval's colour, the palette every chart reads: a line that leaves
+// the y axis (but the recommended one) is left out and named in above,
+// since Mermaid would draw it past the top; the recommended one's values
+// above the top are drawn at it.
 func mermaidLines(c Chart, rows [][]float64, scale yScale, capped bool) (lines []mermaidLine, above []string) {
 	for j := 1; j < len(c.Data.Columns); j++ {
 		name := c.Data.Columns[j].Name
@@ -95,16 +96,16 @@ func mermaidLines(c Chart, rows [][]float64, scale yScale, capped bool) (lines [
 			colour = envelopeColour
 		}
 		l := mermaidLine{name: name, colour: "#" + colour}
-		lowest := math.Inf(1)
+		highest := math.Inf(-1)
 		for _, r := range rows {
 			y := r[j-1]
-			lowest = min(lowest, y)
+			highest = max(highest, y)
 			if capped {
 				y = min(y, scale.top)
 			}
 			l.ys = append(l.ys, strconv.FormatFloat(math.Round(y*10)/10, 'f', -1, 64))
 		}
-		if capped && lowest >= scale.top && !c.IsRecommended(name) && name != c.Envelope {
+		if capped && highest > scale.top && !c.IsRecommended(name) && name != c.Envelope {
 			above = append(above, name)
 			continue
 		}
@@ -124,7 +125,7 @@ func mermaidNote(c Chart, drawn int, scale yScale, capped bool, above []string) 
 	if capped {
 		note += " " + scale.note()
 		if len(above) > 0 {
-			note += " Not drawn, wholly above the chart: " + words.And(above) + "."
+			note += " Not drawn, since they leave the chart at its top: " + words.And(above) + "."
 		}
 		if len(above) < len(scale.cut) {
 			note += " A line cut by the top runs along it."
@@ -213,6 +214,7 @@ var colourNames = map[string]string{
 	"#000000": "black", "#E69F00": "orange", "#56B4E9": "sky blue", "#009E73": "green",
 	"#CC79A7": "pink", "#0072B2": "blue", "#D55E00": "vermillion", "#F0E442": "yellow",
 	"#" + envelopeColour: "dark grey",
+	"#332288":            "indigo", "#661100": "brown", "#66A61E": "lime green", "#E7298A": "magenta", "#DDCC77": "sand",
 }
 
 // colourName names a colour of the palette for a legend in words, "grey"

@@ -80,7 +80,7 @@ func TestMarkdownSummary(t *testing.T) {
 		"    y-axis \"expected total (rows)\" 0 --> 1500\n",
 		"    line [0, 120, 240, 360, 480, 600, 720, 840, 960, 1080, 1200]\n",
 		"Legend: black interval none (recommended), vermillion interval 6 (recommended), pink interval 4 (recommended), dark grey envelope, green interval 3, sky blue interval 2.",
-		"interval 1 reaches 2,400.0, off the chart. Not drawn, wholly above the chart: interval 1.",
+		"interval 1 reaches 2,400.0, off the chart. Not drawn, since they leave the chart at its top: interval 1.",
 		// the break-even crossings of breakeven.csv, listed under the chart
 		"Break-even crossings, where the best interval changes (breakeven.csv): p = 11/18 (0.6111): none → 6, at an expected total of 733.3 rows; p = 11/12 (0.9167): 6 → 4, at an expected total of 900.0 rows.\n",
 		"### Decisions",
@@ -122,6 +122,10 @@ func TestMarkdownWorkersChart(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
 		}
+	}
+	// none, not drawn flat at the top
+	if strings.Contains(md, "    line [1000, 1000, 561, 286]\n") {
+		t.Error("Markdown draws none cut at the chart's top")
 	}
 }
 

@@ -31,10 +31,6 @@ const (
 	// Estimate is a continuous estimate in periods (Young, Daly): two
 	// decimals.
 	Estimate
-	// Printed is a total as the lesson prints it, one decimal and no
-	// separator: the sheets that show the lesson's own tables show them
-	// as the lesson prints them (README, Result tables).
-	Printed
 	// Seconds is a duration, held in seconds: read as "1 h 57 min" (Duration),
 	// one decimal in the workbook.
 	Seconds
@@ -55,7 +51,6 @@ var quantityStyles = [...]struct {
 	Probability: {4, false},
 	Total:       {1, true},
 	Estimate:    {2, true},
-	Printed:     {1, false},
 	Seconds:     {1, true},
 	Share:       {2, false},
 }

@@ -51,6 +51,22 @@ func TestIntervalStyle(t *testing.T) {
 	}
 }
 
+// TestPaletteNamed checks that the Markdown's legend names every colour
+// of the palette, and each apart.
+func TestPaletteNamed(t *testing.T) {
+	seen := map[string]string{}
+	for _, c := range append([]string{noneColour}, palette[:]...) {
+		name := colourName("#" + c)
+		if name == "grey" {
+			t.Errorf("colour %s has no name", c)
+		}
+		if other, dup := seen[name]; dup {
+			t.Errorf("colours %s and %s are both %s", other, c, name)
+		}
+		seen[name] = c
+	}
+}
+
 // TestPaletteApart checks that the palette's colours, none's black and
 // the marks' grey are each at least as far apart (CIE76 ΔE*ab) as the
 // closest two of Okabe-Ito's, sky blue and blue (26.4).

@@ -238,7 +238,7 @@ func TestShownAtMost(t *testing.T) {
 	}
 	values = append(values, TextValue("12"), BoolValue(true))
 	columns := []Column{{Kind: Int}, {Kind: Float, Decimals: 1}, {Kind: Float, Decimals: -1}, {Kind: Text}}
-	for q := General; q <= Printed; q++ {
+	for q := General; q <= Estimate; q++ {
 		columns = append(columns, Column{Kind: Float, Quantity: q}, Column{Kind: Int, Quantity: q})
 	}
 	known := 0

@@ -27,6 +27,10 @@ const (
 	whatIfSources = 1000
 	// whatIfCols is how many columns the inputs and the interval table take.
 	whatIfCols = 7
+	// whatIfScale is the least scale the sheet prints at: a wide table of
+	// sources prints over pages across, and the first page still holds
+	// the inputs, the note and the interval table whole.
+	whatIfScale = 0.6
 )
 
 // whatIfChartRows is how many rows of the default height the chart takes.
@@ -79,7 +83,7 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	for _, x := range widths[:whatIfCols] {
 		chars += x
 	}
-	if err := b.setUpPrint(sheet, layOutAt(width, keyWidth, 0, tableScale), 0, 2); err != nil {
+	if err := b.setUpPrint(sheet, layOutAt(width, keyWidth, 0, whatIfScale), 0, 2); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(sheet)
