@@ -62,6 +62,13 @@ func whatIfWorkbook(t *testing.T, file string, sets ...string) (*Result, string)
 func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best string) {
 	t.Helper()
 	w := r.WhatIf()
+	return wantWhatIfAt(t, r, source, w.Probability, w.StateRows)
+}
+
+// wantWhatIfAt is wantWhatIf at probability p and state rows.
+func wantWhatIfAt(t *testing.T, r *Result, source int, p float64, stateRows int64) (totals []string, best string) {
+	t.Helper()
+	w := r.WhatIf()
 	src := w.Sources[source-1]
 	var sr *SourceResult
 	for _, s := range r.Sources {
@@ -74,7 +81,7 @@ func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best stri
 		t.Fatalf("no source %q", src.Title)
 	}
 	for d := range r.decisions {
-		if d.sr.Source != sr.Source || d.prob != w.Probability || int64(d.stateRows) != w.StateRows {
+		if d.sr.Source != sr.Source || d.prob != p || int64(d.stateRows) != stateRows {
 			continue
 		}
 		for _, c := range sr.Parts[0].Costs {
@@ -83,7 +90,7 @@ func wantWhatIf(t *testing.T, r *Result, source int) (totals []string, best stri
 		// decisions.csv's best_interval, as its table writes it
 		for row := range r.DecisionsTable().Rows {
 			if row[0].Int == int64(sr.Source.Seed) && row[1].Int == int64(sr.Source.Subscribers) && row[2].Int == int64(sr.Source.Periods) &&
-				row[3].Int == w.StateRows && row[4].Float == w.Probability {
+				row[3].Int == stateRows && row[4].Float == p {
 				best = row[5].String()
 				break
 			}
@@ -350,8 +357,11 @@ func TestWhatIfRecalculatesShipped(t *testing.T) {
 		r, path := whatIfWorkbook(t, filepath.Base(file))
 		srcs := r.WhatIf().Sources
 		for _, source := range slices.Compact([]int{1, len(srcs)}) {
-			typed := typeInputs(t, path, dir, fmt.Sprintf("%s-%d", name, source), map[string]any{"B6": source})
-			want, wantBest := wantWhatIf(t, r, source)
+			// The sheet's probability, or the source's highest where its
+			// case declares another, typed in: decisions.csv has it.
+			p := declaredProbability(r, srcs[source-1], r.WhatIf().Probability)
+			typed := typeInputs(t, path, dir, fmt.Sprintf("%s-%d", name, source), map[string]any{"B4": p, "B6": source})
+			want, wantBest := wantWhatIfAt(t, r, source, p, srcs[source-1].StateRows)
 			checks = append(checks, whatIfCheck{
 				what: fmt.Sprintf("%s, source %d of %d", name, source, len(srcs)),
 				path: typed, want: want, wantBest: wantBest, wantSource: srcs[source-1].Title,
@@ -359,4 +369,22 @@ func TestWhatIfRecalculatesShipped(t *testing.T) {
 		}
 	}
 	recalcAll(t, checks)
+}
+
+// declaredProbability is p where the source of the what-if sheet has a
+// decision at p and its own state rows, else its highest such probability.
+func declaredProbability(r *Result, src results.WhatIfSource, p float64) float64 {
+	highest := math.Inf(-1)
+	for d := range r.decisions {
+		title := "seed " + strconv.Itoa(int(d.sr.Source.Seed)) + ", " + results.Count.FormatInt(int64(d.sr.Source.Subscribers)) +
+			" subscribers, " + results.Count.FormatInt(int64(d.sr.Source.Periods)) + " periods"
+		if title != src.Title || int64(d.stateRows) != src.StateRows {
+			continue
+		}
+		if d.prob == p {
+			return p
+		}
+		highest = max(highest, d.prob)
+	}
+	return highest
 }
