@@ -69,43 +69,8 @@ func compareTime(old, new *Side) (*Decisions, error) {
 	key := without(processKey, moved)
 	oi, _ := columns(ot.header, key, old.Label, processDecisionsTable)
 	ni, _ := columns(nt.header, key, new.Label, processDecisionsTable)
-	olds := map[string][]string{}
-	for _, row := range ot.rows {
-		olds[keyText(row, oi)] = row
-	}
-	groups := criteria(nt.header, ni)
-	oat := indexOf(ot.header)
-	seen := map[string]bool{}
-	for _, row := range nt.rows {
-		key, text := keyOf(nt.header, ni, row)
-		seen[text] = true
-		orow, ok := olds[text]
-		if !ok {
-			out.OnlyNew = append(out.OnlyNew, key)
-			continue
-		}
-		for _, g := range groups {
-			changed := false
-			var oc, nc []Cell
-			for _, j := range g.columns {
-				name := nt.header[j]
-				ov := cellByName(oat, orow, name)
-				oc, nc = append(oc, Cell{name, ov}), append(nc, Cell{name, row[j]})
-				if !isFigure(name) && ov != row[j] {
-					changed = true
-				}
-			}
-			if changed {
-				out.Changed = append(out.Changed, DecisionChange{Key: key, Criterion: g.prefix, Old: oc, New: nc})
-			}
-		}
-	}
-	for _, row := range ot.rows {
-		if key, text := keyOf(ot.header, oi, row); !seen[text] {
-			out.OnlyOld = append(out.OnlyOld, key)
-		}
-	}
-	return out, nil
+	d := pairRows(ot, nt, oi, ni, criteria(nt.header, ni), isFigure)
+	return &d, nil
 }
 
 // timeDiffers reports whether the time model's decisions differ.

@@ -153,11 +153,20 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 	if err != nil {
 		return out, err
 	}
+	isTotal := func(name string) bool { return strings.HasSuffix(name, "_total") }
+	return pairRows(ot, nt, oi, ni, criteria(nt.header, all), isTotal), nil
+}
+
+// pairRows pairs the rows of ot and nt by their keys at oi and ni. For each
+// pair it lists every criterion of groups whose choice changed, a change
+// of a figure alone (figure names it) not counting, and it lists the rows
+// of one side only.
+func pairRows(ot, nt *table, oi, ni []int, groups []criterion, figure func(string) bool) Decisions {
+	out := Decisions{Changed: []DecisionChange{}, OnlyOld: []Key{}, OnlyNew: []Key{}}
 	olds := map[string][]string{}
 	for _, row := range ot.rows {
 		olds[keyText(row, oi)] = row
 	}
-	groups := criteria(nt.header, all)
 	oldAt := indexOf(ot.header)
 	seen := map[string]bool{}
 	for _, row := range nt.rows {
@@ -176,7 +185,7 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 				ov := cellByName(oldAt, orow, name)
 				oc = append(oc, Cell{name, ov})
 				nc = append(nc, Cell{name, row[j]})
-				if !strings.HasSuffix(name, "_total") && ov != row[j] {
+				if !figure(name) && ov != row[j] {
 					changed = true
 				}
 			}
@@ -190,7 +199,7 @@ func compareDecisions(old, new *Side, ot, nt *table, key []string) (Decisions, e
 			out.OnlyOld = append(out.OnlyOld, key)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // cellByName returns the row's value of the named column, "" when the
