@@ -64,7 +64,7 @@ func TestUnchangedIsOneLine(t *testing.T) {
 		{FormatJSON, `{"name":"lesson","old":"HEAD:experiments/lesson.yaml","new":"experiments/lesson.yaml","status":"same",`},
 	} {
 		var b bytes.Buffer
-		if err := Write(&b, &Report{Kind: results.JSONKindDiff, Version: results.JSONVersion, Experiments: []Experiment{e, e}}, tt.format); err != nil {
+		if err := Write(&b, &Report{Kind: results.JSONKindDiff, Version: results.DiffJSONVersion, Experiments: []Experiment{e, e}}, tt.format); err != nil {
 			t.Fatal(err)
 		}
 		lines := 0
@@ -201,14 +201,14 @@ func TestJSONMatchesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := Write(&b, &Report{Kind: results.JSONKindDiff, Version: results.JSONVersion, Experiments: []Experiment{e}}, FormatJSON); err != nil {
+	if err := Write(&b, &Report{Kind: results.JSONKindDiff, Version: results.DiffJSONVersion, Experiments: []Experiment{e}}, FormatJSON); err != nil {
 		t.Fatal(err)
 	}
 	var r Report
 	if err := json.Unmarshal(b.Bytes(), &r); err != nil {
 		t.Fatalf("the report does not read back: %v", err)
 	}
-	if r.Kind != results.JSONKindDiff || r.Version != 1 || len(r.Experiments) != 1 {
+	if r.Kind != results.JSONKindDiff || r.Version != results.DiffJSONVersion || len(r.Experiments) != 1 {
 		t.Fatalf("kind %q version %d, %d experiments", r.Kind, r.Version, len(r.Experiments))
 	}
 	got := r.Experiments[0]

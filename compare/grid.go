@@ -187,16 +187,16 @@ func (c *Column) add(o, n string, at func() Key) {
 	delta := nv - ov
 	if oerr != nil || nerr != nil || math.IsNaN(delta) { // not numbers, or no difference of numbers
 		if c.First == nil {
-			c.First = &Change{At: at(), Old: o, New: n}
+			c.First = &Change{column: c.Name, At: at(), Old: o, New: n}
 		}
 		return
 	}
 	if c.Largest == nil || math.Abs(delta) > math.Abs(c.Largest.Delta) {
-		c.Largest = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: relative(delta, ov)}
+		c.Largest = &Change{column: c.Name, At: at(), Old: o, New: n, Delta: delta, Relative: relative(delta, ov)}
 	}
 	if rel := relative(delta, ov); ov != 0 && !math.IsNaN(rel) {
 		if c.LargestRelative == nil || math.Abs(rel) > math.Abs(c.LargestRelative.Relative) {
-			c.LargestRelative = &Change{At: at(), Old: o, New: n, Delta: delta, Relative: rel}
+			c.LargestRelative = &Change{column: c.Name, At: at(), Old: o, New: n, Delta: delta, Relative: rel}
 		}
 	}
 }

@@ -56,114 +56,169 @@ func writeJSON(w io.Writer, r *Report) error {
 	return err
 }
 
-// columnKinds are the declared kinds of the columns of the tables a
-// report names, by column name: what a value is written as in JSON.
-var columnKinds = func() map[string]results.Kind {
-	m := map[string]results.Kind{}
+// tableColumns are the columns of the tables a report names, by name: what a
+// value is written as in JSON.
+var tableColumns = func() map[string]results.Column {
+	m := map[string]results.Column{}
 	for _, cols := range [][]results.Column{runner.GridColumns(), runner.DecisionColumns(), runner.BreakevenColumns()} {
 		for _, c := range cols {
-			m[c.Name] = c.Kind
+			m[c.Name] = c
 		}
 	}
 	return m
 }()
 
-// MarshalJSON writes the cells as one object in order, each value as its
-// column's kind: a number for Int and Float (as the CSV writes it), true
-// or false for Bool, a string for Text and for any text that is not of
-// its kind (none).
+// MarshalJSON writes the cells as one object in order, each value typed
+// as jsonCell writes it.
 func (cs Cells) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	var b []byte
+	b = append(b, '{')
 	for i, c := range cs {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(strconv.Quote(c.Column))
-		b.WriteByte(':')
-		b.Write(jsonCell(c))
+		b = strconv.AppendQuote(b, c.Column)
+		b = append(b, ':')
+		b = jsonCell(b, c.Column, c.Value)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
-func jsonCell(c Cell) []byte {
-	kind, ok := columnKinds[c.Column]
-	switch {
-	case ok && (kind == results.Int || kind == results.Float):
-		if v, err := strconv.ParseFloat(c.Value, 64); err == nil {
-			return jsonNumber(c.Value, v)
-		}
-	case ok && kind == results.Bool:
-		if c.Value == "true" || c.Value == "false" {
-			return []byte(c.Value)
-		}
+// jsonCell appends the text of a cell of the column named col, typed as
+// the run document types the column's cells. A column of no table that
+// the run document writes (process_decisions.csv's) is taken to hold
+// numbers or labels.
+func jsonCell(dst []byte, col, text string) []byte {
+	c, ok := tableColumns[col]
+	if !ok {
+		c = results.Column{Name: col, Kind: results.Text, Numeric: true}
 	}
-	out, _ := json.Marshal(c.Value)
-	return out
+	return results.AppendJSONText(dst, c, text)
 }
 
-// jsonNumber writes the number v, whose text is text: the text itself
-// when JSON takes it as a number, else v's shortest form, and null for
-// NaN and the infinities, which JSON has no number for.
-func jsonNumber(text string, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null")
+// jsonText returns the text a value of the report's JSON holds: a string
+// without its quotes, "" for null, and otherwise the JSON itself.
+func jsonText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
 	}
-	if isJSONNumber(text) {
-		return []byte(text)
+	if string(raw) == "null" {
+		return ""
 	}
-	out, _ := json.Marshal(v)
-	return out
+	return string(raw)
 }
 
-// isJSONNumber reports whether s is a number as JSON writes one:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
-func isJSONNumber(s string) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	start := i
-	if n := digits(); n == 0 || (n > 1 && s[start] == '0') {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// MarshalJSON writes the change with delta and relative as JSON numbers,
-// or null where they are NaN or infinite: a cell that holds NaN, or two
-// finite values whose difference overflows.
+// MarshalJSON writes the change with old and new typed as the column's
+// cells, and delta and relative as JSON numbers, or null where they are
+// NaN or infinite: a cell that holds NaN, or two finite values whose
+// difference overflows.
 func (c Change) MarshalJSON() ([]byte, error) {
 	type change Change // without this method
 	return json.Marshal(struct {
 		change
-		Delta    *float64 `json:"delta"`
-		Relative *float64 `json:"relative"`
-	}{change(c), finite(c.Delta), finite(c.Relative)})
+		Old      json.RawMessage `json:"old"`
+		New      json.RawMessage `json:"new"`
+		Delta    *float64        `json:"delta"`
+		Relative *float64        `json:"relative"`
+	}{change(c), jsonCell(nil, c.column, c.Old), jsonCell(nil, c.column, c.New), finite(c.Delta), finite(c.Relative)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; old and new keep their
+// text, null as 0 for delta and relative.
+func (c *Change) UnmarshalJSON(data []byte) error {
+	var v struct {
+		At       Key             `json:"at"`
+		Old      json.RawMessage `json:"old"`
+		New      json.RawMessage `json:"new"`
+		Delta    *float64        `json:"delta"`
+		Relative *float64        `json:"relative"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*c = Change{At: v.At, Old: jsonText(v.Old), New: jsonText(v.New)}
+	if v.Delta != nil {
+		c.Delta = *v.Delta
+	}
+	if v.Relative != nil {
+		c.Relative = *v.Relative
+	}
+	return nil
+}
+
+// MarshalJSON writes the change with each value typed as the run
+// document's experiment holds it, and null for a key that is absent.
+func (c SettingChange) MarshalJSON() ([]byte, error) {
+	type setting SettingChange // without this method
+	flow := func(v string) json.RawMessage {
+		if v == "" {
+			return json.RawMessage("null")
+		}
+		return results.AppendFlowJSON(nil, v)
+	}
+	flows := func(vs []string) []json.RawMessage {
+		var out []json.RawMessage
+		for _, v := range vs {
+			out = append(out, flow(v))
+		}
+		return out
+	}
+	return json.Marshal(struct {
+		setting
+		Old     json.RawMessage   `json:"old"`
+		New     json.RawMessage   `json:"new"`
+		Added   []json.RawMessage `json:"added,omitempty"`
+		Removed []json.RawMessage `json:"removed,omitempty"`
+	}{setting(c), flow(c.Old), flow(c.New), flows(c.Added), flows(c.Removed)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, each value as the text of
+// its JSON ("" for null).
+func (c *SettingChange) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Key       string            `json:"key"`
+		Old       json.RawMessage   `json:"old"`
+		New       json.RawMessage   `json:"new"`
+		OldOrigin string            `json:"old_origin"`
+		NewOrigin string            `json:"new_origin"`
+		Added     []json.RawMessage `json:"added"`
+		Removed   []json.RawMessage `json:"removed"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*c = SettingChange{Key: v.Key, Old: jsonText(v.Old), New: jsonText(v.New), OldOrigin: v.OldOrigin, NewOrigin: v.NewOrigin}
+	for _, a := range v.Added {
+		c.Added = append(c.Added, jsonText(a))
+	}
+	for _, r := range v.Removed {
+		c.Removed = append(c.Removed, jsonText(r))
+	}
+	return nil
+}
+
+// MarshalJSON writes the piece's interval and ends as numbers where they
+// are numbers, else as strings (none, a fraction 11/18).
+func (p Piece) MarshalJSON() ([]byte, error) {
+	scalar := func(s string) json.RawMessage { return results.AppendFlowJSON(nil, s) }
+	return json.Marshal(struct {
+		Interval json.RawMessage `json:"interval"`
+		From     json.RawMessage `json:"from"`
+		To       json.RawMessage `json:"to"`
+	}{scalar(p.Interval), scalar(p.From), scalar(p.To)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, each value as its text.
+func (p *Piece) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Interval, From, To json.RawMessage
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*p = Piece{Interval: jsonText(v.Interval), From: jsonText(v.From), To: jsonText(v.To)}
+	return nil
 }
 
 // finite returns &v, or nil for NaN and the infinities.

@@ -71,10 +71,10 @@ func TestJSONNonFinite(t *testing.T) {
 		old, new      string
 		want          []string // in the JSON, spaces removed
 	}{
-		{"a NaN cell", gridTable, "expected_total", "1200", "NaN", []string{`"first":{"at":{`, `"old":"1200","new":"NaN","delta":0,`}},
-		{"an overflowing delta", gridTable, "expected_total", "-1.7e308", "1.7e308", []string{`"old":"-1.7e308","new":"1.7e308","delta":null,"relative":null`}},
-		{"an infinite cell", gridTable, "average", "+Inf", "1", []string{`"old":"+Inf","new":"1","delta":null,"relative":null`}},
-		{"a NaN cost of a decision", decisionsTable, "best_expected_total", "927.2727272727273", "NaN", []string{`"old":{"best_interval":"4","best_expected_total":927.2727272727273}`, `"new":{"best_interval":"6","best_expected_total":null}`}},
+		{"a NaN cell", gridTable, "expected_total", "1200", "NaN", []string{`"first":{"at":{`, `"old":1200,"new":null,"delta":0,`}},
+		{"an overflowing delta", gridTable, "expected_total", "-1.7e308", "1.7e308", []string{`"old":-1.7e308,"new":1.7e308,"delta":null,"relative":null`}},
+		{"an infinite cell", gridTable, "average", "+Inf", "1", []string{`"old":null,"new":1,"delta":null,"relative":null`}},
+		{"a NaN cost of a decision", decisionsTable, "best_expected_total", "927.2727272727273", "NaN", []string{`"old":{"best_interval":4,"best_expected_total":927.2727272727273}`, `"new":{"best_interval":6,"best_expected_total":null}`}},
 		{"a total no JSON number", decisionsTable, "best_expected_total", "927.2727272727273", "0x1p-2", []string{`"best_expected_total":0.25`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestJSONNonFinite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Report{Kind: results.JSONKindDiff, Version: results.JSONVersion, Experiments: []Experiment{e}}
+			r := &Report{Kind: results.JSONKindDiff, Version: results.DiffJSONVersion, Experiments: []Experiment{e}}
 			var b bytes.Buffer
 			if err := Write(&b, r, FormatJSON); err != nil {
 				t.Fatalf("json: %v", err)

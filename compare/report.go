@@ -11,7 +11,7 @@ import (
 // the text and Markdown renderings show.
 type Report struct {
 	Kind        string       `json:"kind"`    // results.JSONKindDiff
-	Version     int          `json:"version"` // results.JSONVersion
+	Version     int          `json:"version"` // results.DiffJSONVersion
 	Experiments []Experiment `json:"experiments"`
 }
 
@@ -57,7 +57,7 @@ type Experiment struct {
 // list, the values added and removed.
 type SettingChange struct {
 	Key       string   `json:"key"`
-	Old       string   `json:"old"` // in YAML flow syntax; "" when the key is absent
+	Old       string   `json:"old"` // in YAML flow syntax; "" when the key is absent, null in JSON
 	New       string   `json:"new"`
 	OldOrigin string   `json:"old_origin,omitempty"` // as experiment.yaml marks it
 	NewOrigin string   `json:"new_origin,omitempty"`
@@ -165,11 +165,12 @@ type Change struct {
 	// not finite (a difference past float64's range).
 	Delta    float64 `json:"delta"`
 	Relative float64 `json:"relative"`
+	column   string  // the column's name, which types old and new in JSON
 }
 
 // newReport returns an empty report.
 func newReport() *Report {
-	return &Report{Kind: results.JSONKindDiff, Version: results.JSONVersion, Experiments: []Experiment{}}
+	return &Report{Kind: results.JSONKindDiff, Version: results.DiffJSONVersion, Experiments: []Experiment{}}
 }
 
 // compareSettings lists the keys whose values differ.

@@ -18,10 +18,11 @@ import (
 // it). The grid is not in it: that is grid.csv.
 const FormatJSON = "json"
 
-// JSONVersion is the version of the shape of diff --format json's document.
-// A change that a reader of a version would misread gets a new version;
-// new members and new columns do not.
-const JSONVersion = 1
+// DiffJSONVersion is the version of the shape of diff --format json's
+// document. A change that a reader of a version would misread gets a new
+// version; new members and new columns do not. Version 2 types every value
+// as the run document does, where version 1 wrote them as text.
+const DiffJSONVersion = 2
 
 // RunJSONVersion is the version of the shape of run's documents, the run
 // of one experiment and the runs of several. Version 2 types every value
@@ -255,6 +256,30 @@ func appendJSONValue(dst []byte, c Column, v Value) []byte {
 	return v.AppendText(dst)
 }
 
+// AppendJSONText appends a cell of column c given as the CSV's text,
+// typed as a row of the run document types it; a number of an Int or
+// Float column that JSON cannot write as given is written in its shortest
+// form, and null where it is not finite.
+func AppendJSONText(dst []byte, c Column, text string) []byte {
+	switch c.Kind {
+	case Int, Float:
+		if jsonNumber(text) {
+			return append(dst, text...)
+		}
+		if v, err := strconv.ParseFloat(text, 64); err == nil {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return append(dst, "null"...)
+			}
+			return strconv.AppendFloat(dst, v, 'g', -1, 64)
+		}
+	case Bool:
+		if text == "true" || text == "false" {
+			return append(dst, text...)
+		}
+	}
+	return appendJSONValue(dst, c, Value{Kind: Text, Text: text})
+}
+
 // jsonNumber reports whether s is a number in JSON's syntax.
 func jsonNumber(s string) bool {
 	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') || strings.TrimSpace(s) != s {
@@ -298,6 +323,16 @@ func writeFlowJSON(w *bufio.Writer, text string) {
 	}
 	write := flowParser{text: text, w: w}
 	write.value(0)
+}
+
+// AppendFlowJSON appends a value of the resolved experiment, in YAML flow
+// syntax, typed as the run document's experiment holds it.
+func AppendFlowJSON(dst []byte, text string) []byte {
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	writeFlowJSON(w, text)
+	w.Flush()
+	return append(dst, b.Bytes()...)
 }
 
 // maxFlowDepth bounds the nesting of a flow value: a case holds lists.

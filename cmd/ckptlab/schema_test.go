@@ -191,7 +191,7 @@ func short(doc any) string {
 // They are free text, the headline, and the exact fractions of breakeven.csv.
 var textMembers = []string{"name", "description", "ckptlab_version", "headline", "from_fraction", "to_fraction"}
 
-// numbersInStrings returns the places where a run document holds a number,
+// numbersInStrings returns the places where a document holds a number,
 // a list or a map as text, outside the members documented as text.
 // SPEC 14 gives examples: "young_interval": "4", "value": "[20260218]".
 func numbersInStrings(doc any, at string) []string {
@@ -233,7 +233,7 @@ func shippedExperiments(t *testing.T) []string {
 // TestDocumentsMatchTheirSchemas runs every shipped experiment with
 // --format json, alone and as the folder, and diffs the lesson against each.
 // Every document must match its schema in schema/.
-// No run document may hold a number as text.
+// No document may hold a number as text.
 func TestDocumentsMatchTheirSchemas(t *testing.T) {
 	v := loadSchemas(t, "../../schema")
 	type doc = map[string]any
@@ -250,10 +250,8 @@ func TestDocumentsMatchTheirSchemas(t *testing.T) {
 		for _, e := range v.validate(schema, d) {
 			t.Errorf("%s against %s: %s", name, schema, e)
 		}
-		if schema != "diff.schema.json" {
-			for _, e := range numbersInStrings(d, "$") {
-				t.Errorf("%s: %s", name, e)
-			}
+		for _, e := range numbersInStrings(d, "$") {
+			t.Errorf("%s: %s", name, e)
 		}
 	}
 	files := shippedExperiments(t)
@@ -349,6 +347,69 @@ func TestSchemasRefuse(t *testing.T) {
 			errs = v.validate(c.schema, changed)
 		} else {
 			errs = numbersInStrings(changed, "$")
+		}
+		if len(errs) == 0 {
+			t.Errorf("%s: passes", c.name)
+		}
+	}
+}
+
+// TestDiffSchemaRefuses checks that diff.schema.json and the check for
+// numbers as text catch the values version 1 wrote as text.
+func TestDiffSchemaRefuses(t *testing.T) {
+	v := loadSchemas(t, "../../schema")
+	code, stdout, stderr := ckptlab("diff", "--format", "json", "../../experiments/lesson.yaml", "../../experiments/faults.yaml")
+	if code != 1 {
+		t.Fatalf("diff = %d, want 1\n%s", code, stderr)
+	}
+	experiment := func(d map[string]any) map[string]any { return d["experiments"].([]any)[0].(map[string]any) }
+	for _, c := range []struct {
+		name   string
+		schema string
+		change func(d map[string]any)
+	}{
+		{"version 1", "diff.schema.json", func(d map[string]any) { d["version"] = json.Number("1") }},
+		{"a cell that is not a number, string, boolean or null", "diff.schema.json", func(d map[string]any) {
+			c := experiment(d)["decisions"].(map[string]any)["changed"].([]any)[0].(map[string]any)
+			c["old"].(map[string]any)["young_interval"] = []any{}
+		}},
+		{"an interval as text", "", func(d map[string]any) {
+			c := experiment(d)["decisions"].(map[string]any)["changed"].([]any)[0].(map[string]any)
+			c["old"].(map[string]any)["young_interval"] = "4.898979485566356"
+		}},
+		{"a key as text", "", func(d map[string]any) {
+			c := experiment(d)["decisions"].(map[string]any)["changed"].([]any)[0].(map[string]any)
+			c["key"].(map[string]any)["seed"] = "20260218"
+		}},
+		{"a setting as YAML text", "", func(d map[string]any) {
+			for _, s := range experiment(d)["settings"].([]any) {
+				if s := s.(map[string]any); s["key"] == "seeds" {
+					s["old"] = "[20260218]"
+				}
+			}
+		}},
+		{"a piece's end as text", "", func(d map[string]any) {
+			e := experiment(d)["envelopes"].(map[string]any)["changed"].([]any)[0].(map[string]any)
+			e["old"].([]any)[0].(map[string]any)["from"] = "0"
+		}},
+		{"a grid value as text", "", func(d map[string]any) {
+			g := experiment(d)["grid"].(map[string]any)["columns"].([]any)[0].(map[string]any)
+			g["largest"].(map[string]any)["old"] = "2200"
+		}},
+	} {
+		var d map[string]any
+		if err := decodeJSON([]byte(stdout), &d); err != nil {
+			t.Fatal(err)
+		}
+		if errs := append(v.validate("diff.schema.json", d), numbersInStrings(d, "$")...); len(errs) > 0 {
+			t.Fatalf("the diff of the lesson and faults: %v", errs)
+		}
+		c.change(d)
+		var errs []string
+		if c.schema != "" {
+			errs = v.validate(c.schema, d)
+		} else {
+			errs = numbersInStrings(d, "$")
 		}
 		if len(errs) == 0 {
 			t.Errorf("%s: passes", c.name)
