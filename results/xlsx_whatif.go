@@ -311,12 +311,17 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 // a longer schedule is named by its first and last points.
 const whatIfPointsShown = 6
 
-// scheduleText states the best schedule at the sheet's first inputs, best
-// being the best declared interval there: "best schedule at p = 1.0000,
-// state rows 200: 2 checkpoints, after 2026-05 and 2026-09, 727.3 rows".
+// scheduleText states the best schedule at the sheet's first inputs
+// (source 1's, named where there are more), best being the best declared
+// interval there: "best schedule at p = 1.0000, state rows 200: 2
+// checkpoints, after 2026-05 and 2026-09, 727.3 rows".
 func scheduleText(w *WhatIf, best string) string {
 	s := w.Schedule
-	at := fmt.Sprintf("best schedule at p = %s, state rows %s: ", Probability.Format(w.Probability), Count.FormatInt(w.StateRows))
+	of := ""
+	if len(w.Sources) > 1 {
+		of = " of source 1"
+	}
+	at := fmt.Sprintf("best schedule%s at p = %s, state rows %s: ", of, Probability.Format(w.Probability), Count.FormatInt(w.StateRows))
 	const held = " (not recalculated: it holds for the starting inputs)"
 	if !s.Beats {
 		return at + "the best interval is also the best schedule: interval " + best + ", " + Total.Format(s.Total) + " rows" + held

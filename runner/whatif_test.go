@@ -402,6 +402,7 @@ func TestWhatIfStatesSchedule(t *testing.T) {
 		{nil, []string{"p = 1.0000, state rows 200: 2 checkpoints, after 2026-05 and 2026-09, 727.3 rows", "not recalculated"}},
 		{[]string{"probabilities=0.75"}, []string{"1 checkpoint, after 2026-07, 609.1 rows"}},
 		{[]string{"probabilities=0.25"}, []string{"p = 0.2500", "the best interval is also the best schedule: interval none, 300.0 rows"}},
+		{[]string{"seeds=[20260218, 7]"}, []string{"best schedule of source 1 at p = 1.0000"}},
 	} {
 		_, path := whatIfWorkbook(t, "lesson.yaml", tc.sets...)
 		f, err := excelize.OpenFile(path)
