@@ -21,8 +21,20 @@ type WhatIf struct {
 	// Totals are ckptlab's expected totals of the first source at
 	// Probability and StateRows, per interval: the formulas' cached values.
 	Totals []float64
+	// Schedule is the best schedule of the first source at Probability
+	// and StateRows, as decisions.csv has it, or nil for none.
+	Schedule *WhatIfSchedule
 	// Note says what the sheet leaves out, or "".
 	Note string
+}
+
+// WhatIfSchedule is the best schedule at the sheet's first inputs: a
+// stated figure, since no formula finds it.
+type WhatIfSchedule struct {
+	Points []string // the labels of its checkpoint points, ascending
+	Total  float64  // its expected total
+	// Beats reports whether it costs less than every declared interval.
+	Beats bool
 }
 
 // WhatIfSource is one source of the what-if sheet.

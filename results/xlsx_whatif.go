@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/words"
+
 	"github.com/xuri/excelize/v2"
 )
 
@@ -42,7 +44,8 @@ var whatIfChartRows = int(math.Ceil(chartHeight*pixelPoints/rowPoints)) + 1
 // each declared interval its checkpoints, weighted sum of rows recomputed,
 // certain cost and expected total as live formulas of the inputs and of
 // the sums the run counted, the best interval by formula (ties to the
-// first declared, as decisions.csv), and a chart bound to the formulas.
+// first declared, as decisions.csv), the best schedule at the first
+// inputs as a stated figure, and a chart bound to the formulas.
 // Where the sources' state rows differ, each source's are an input of its
 // row and the state rows cell reads the picked source's.
 // Each formula cell caches the value ckptlab computed for the first
@@ -117,7 +120,11 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	}
 	k := len(w.Intervals)
 	first, last := whatIfTableRow+1, whatIfTableRow+k
-	chartRow := last + 3
+	// The schedule's row, under the table, and the chart below it.
+	schedRow, chartRow := last+2, last+3
+	if w.Schedule != nil {
+		chartRow = last + 4
+	}
 	srcHeader := chartRow + whatIfChartRows + 2
 	s1, sn := srcHeader+1, srcHeader+len(srcs)
 	abs := func(col string, r1, r2 int) string { return fmt.Sprintf("$%s$%d:$%s$%d", col, r1, col, r2) }
@@ -202,6 +209,16 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 			excelize.Cell{StyleID: count, Formula: fmt.Sprintf("B%d*%s", r, WhatIfStateRowsName), Value: cks[i] * w.StateRows},
 			excelize.Cell{StyleID: total, Formula: fmt.Sprintf("%s*C%d/D%d+E%d", WhatIfProbabilityName, r, r, r), Value: es[i]},
 			excelize.Cell{StyleID: bold, Formula: fmt.Sprintf(`IF(A%d=$B$%d,"best","")`, r, whatIfBestRow), Value: mark})
+	}
+	if w.Schedule != nil {
+		text := scheduleText(w, w.Intervals[best])
+		lines := int(math.Ceil(float64(len([]rune(text))) / (chars * 0.9)))
+		if err == nil {
+			err = sw.SetRow(cellName(1, schedRow), []any{excelize.Cell{StyleID: wrap, Value: text}}, excelize.RowOpts{Height: rowHeight(lines)})
+		}
+		if err == nil {
+			err = sw.MergeCell(cellName(1, schedRow), cellName(whatIfCols, schedRow))
+		}
 	}
 	if err := vs.title(srcHeader-1, "Sources: what the run counted, by number", blockStyle); err != nil {
 		return err
@@ -288,6 +305,37 @@ func (b *workbook) writeWhatIf(w *WhatIf) error {
 	}
 	b.charts = append(b.charts, chartCache{ys: [][]float64{w.Totals}, points: points})
 	return sw.Flush()
+}
+
+// whatIfPointsShown is the most checkpoint points the schedule's row names;
+// a longer schedule is named by its first and last points.
+const whatIfPointsShown = 6
+
+// scheduleText states the best schedule at the sheet's first inputs
+// (source 1's, named where there are more), best being the best declared
+// interval there: "best schedule at p = 1.0000, state rows 200: 2
+// checkpoints, after 2026-05 and 2026-09, 727.3 rows".
+func scheduleText(w *WhatIf, best string) string {
+	s := w.Schedule
+	of := ""
+	if len(w.Sources) > 1 {
+		of = " of source 1"
+	}
+	at := fmt.Sprintf("best schedule%s at p = %s, state rows %s: ", of, Probability.Format(w.Probability), Count.FormatInt(w.StateRows))
+	const held = " (not recalculated: it holds for the starting inputs)"
+	if !s.Beats {
+		return at + "the best interval is also the best schedule: interval " + best + ", " + Total.Format(s.Total) + " rows" + held
+	}
+	if len(s.Points) == 0 {
+		return at + "no checkpoint, " + Total.Format(s.Total) + " rows, below every interval above" + held
+	}
+	after := words.And(s.Points)
+	if len(s.Points) > whatIfPointsShown {
+		after = strings.Join(s.Points[:whatIfPointsShown-2], ", ") + ", … and " + s.Points[len(s.Points)-1]
+	}
+	n := len(s.Points)
+	return fmt.Sprintf("%s%s %s, after %s, %s rows, below every interval above%s", at, Count.FormatInt(int64(n)),
+		words.Plural(n, "checkpoint", "checkpoints"), after, Total.Format(s.Total), held)
 }
 
 // maxStateRows is the most state rows the what-if sheet's inputs accept:

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"ckptlab/answer"
+	"ckptlab/decide"
 	"ckptlab/internal/words"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -33,6 +34,7 @@ func (r *Result) WhatIf() *results.WhatIf {
 	for _, c := range first.Parts[0].Costs {
 		w.Totals = append(w.Totals, expectedTotal(c, top, e.StateRows))
 	}
+	w.Schedule = r.whatIfSchedule(first, e.StateRows, top)
 	// each source's first decision's state rows
 	stateRows := map[model.Source]int64{}
 	for pt := range r.decisionPoints {
@@ -67,4 +69,22 @@ func (r *Result) WhatIf() *results.WhatIf {
 		w.Note = fmt.Sprintf("%d %s with other intervals declared are not listed.", other, words.Plural(other, "source", "sources"))
 	}
 	return w
+}
+
+// whatIfSchedule returns the best schedule of a source at a state size
+// and probability, as decisions.csv finds it, and whether it costs less
+// than every declared interval, compared exactly.
+func (r *Result) whatIfSchedule(sr *SourceResult, stateRows int, p float64) *results.WhatIfSchedule {
+	s := r.schedules.best(decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures), sr, stateRows, p)
+	weight := sr.Failures.Total()
+	ws := &results.WhatIfSchedule{Total: s.Expected(p, weight, int64(stateRows)), Beats: true}
+	for _, t := range s.Points {
+		ws.Points = append(ws.Points, sr.Source.Label(t))
+	}
+	for _, c := range sr.Parts[0].Costs {
+		if !s.Below(p, weight, int64(stateRows), decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum}) {
+			ws.Beats = false
+		}
+	}
+	return ws
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -387,4 +388,92 @@ func declaredProbability(r *Result, src results.WhatIfSource, p float64) float64
 		highest = max(highest, d.prob)
 	}
 	return highest
+}
+
+// TestWhatIfStatesSchedule checks that the what-if sheet states the best
+// schedule at its first inputs (SPEC 12's figures for the lesson) in a
+// wrapped row under the interval table that no formula reads, and says
+// so where the best interval is the best schedule.
+func TestWhatIfStatesSchedule(t *testing.T) {
+	for _, tc := range []struct {
+		sets []string
+		want []string
+	}{
+		{nil, []string{"p = 1.0000, state rows 200: 2 checkpoints, after 2026-05 and 2026-09, 727.3 rows", "not recalculated"}},
+		{[]string{"probabilities=0.75"}, []string{"1 checkpoint, after 2026-07, 609.1 rows"}},
+		{[]string{"probabilities=0.25"}, []string{"p = 0.2500", "the best interval is also the best schedule: interval none, 300.0 rows"}},
+		{[]string{"seeds=[20260218, 7]"}, []string{"best schedule of source 1 at p = 1.0000"}},
+	} {
+		_, path := whatIfWorkbook(t, "lesson.yaml", tc.sets...)
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := f.GetRows("what-if")
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := slices.IndexFunc(rows, func(r []string) bool { return len(r) > 0 && strings.HasPrefix(r[0], "best schedule") })
+		if at < 0 {
+			t.Fatalf("%v: the what-if sheet states no schedule", tc.sets)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(rows[at][0], w) {
+				t.Errorf("%v: the schedule's row %q does not say %q", tc.sets, rows[at][0], w)
+			}
+		}
+		cell := fmt.Sprintf("A%d", at+1)
+		if at+1 != 18 { // under the six intervals, rows 11 to 16, and a blank row
+			t.Errorf("%v: the schedule is stated in %s, want A18", tc.sets, cell)
+		}
+		merged, err := f.GetMergeCells("what-if")
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := fmt.Sprintf("G%d", at+1)
+		if !slices.ContainsFunc(merged, func(m excelize.MergeCell) bool { return m.GetStartAxis() == cell && m.GetEndAxis() == end }) {
+			t.Errorf("%v: %s is not merged across A:G", tc.sets, cell)
+		}
+		var chars float64
+		for _, col := range []string{"A", "B", "C", "D", "E", "F", "G"} {
+			w, err := f.GetColWidth("what-if", col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chars += w
+		}
+		height, err := f.GetRowHeight("what-if", at+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := math.Ceil(float64(len([]rune(rows[at][0]))) / chars); height < 15*lines {
+			t.Errorf("%v: the schedule's row is %.0f points tall for %.0f lines of text", tc.sets, height, lines)
+		}
+		style, err := f.GetCellStyle("what-if", cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err := f.GetStyle(style); err != nil || s.Alignment == nil || !s.Alignment.WrapText {
+			t.Errorf("%v: %s does not wrap its text", tc.sets, cell)
+		}
+		// every cell or range a formula reads, by its rows
+		ref := regexp.MustCompile(`\$?[A-Z]+\$?(\d+)(?::\$?[A-Z]+\$?(\d+))?`)
+		for r := range rows {
+			for c := range rows[r] {
+				name, _ := excelize.CoordinatesToCellName(c+1, r+1)
+				fm, _ := f.GetCellFormula("what-if", name)
+				for _, m := range ref.FindAllStringSubmatch(fm, -1) {
+					lo, _ := strconv.Atoi(m[1])
+					hi := lo
+					if m[2] != "" {
+						hi, _ = strconv.Atoi(m[2])
+					}
+					if lo <= at+1 && at+1 <= hi {
+						t.Errorf("%v: %s's formula %s reads the schedule's row", tc.sets, name, fm)
+					}
+				}
+			}
+		}
+		f.Close()
+	}
 }
