@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // keyFigure is the summary's key figures at one decision point: the best
@@ -53,14 +54,25 @@ func (r *Result) KeyFigures() results.Block {
 	var figs []*keyFigure
 	at := map[[4]float64]*keyFigure{}
 	cases := map[[2]int]bool{}
+	type gridSource struct {
+		g *experiment.Grid
+		n int
+	}
+	stateRows := map[gridSource][]int{} // each grid's state rows, made once
 	for pt := range r.decisionPoints {
 		s := pt.sr.Source
 		c := [2]int{s.Subscribers, s.Periods}
 		if !cases[c] && len(cases) == keyCases {
 			continue
 		}
+		gs := gridSource{pt.sr.Grid, s.Subscribers}
+		rows, ok := stateRows[gs]
+		if !ok {
+			rows = pt.sr.Grid.StateRowsFor(s.Subscribers)
+			stateRows[gs] = rows
+		}
 		if !evenlyPicked(pt.sr.Grid.Probabilities, pt.prob, keyProbabilities) ||
-			!evenlyPicked(pt.sr.Grid.StateRowsFor(s.Subscribers), pt.stateRows, keyStateRows) {
+			!evenlyPicked(rows, pt.stateRows, keyStateRows) {
 			continue
 		}
 		cases[c] = true
