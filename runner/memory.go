@@ -172,9 +172,9 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 		viewsHeld = satmath.Add(viewsHeld, xlsxSummaryRows*int64(len(breakevenColumns)+1)*viewCellBytes)
 	}
 	if slices.Contains(formats, results.FormatMD) {
-		// its sections, the file's buffer, and the decisions' rows and text
+		// its sections, the file's buffer, and the decisions' rows it collects
 		held := satmath.Mul(min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
-		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, satmath.Mul(2, held)))
+		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, held))
 	}
 	writing := satmath.Add(axisBytes(e), satmath.Mul(holders, outcomes))
 	writing = satmath.Add(writing, satmath.Add(viewsHeld, tables*tableBytes))
