@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -175,12 +176,24 @@ func (j *jsonWriter) array(n int, elem func(i int)) {
 
 // rows writes the rows of t as an array of objects, one a line.
 func (j *jsonWriter) rows(t Table) {
-	if t.Rows == nil {
-		j.w.WriteString("[]")
-		return
-	}
+	j.stream(func(yield func([]byte) bool) {
+		if t.Rows == nil {
+			return
+		}
+		for row := range t.Rows {
+			j.buf = appendJSONRow(j.buf[:0], t.Columns, row)
+			if !yield(j.buf) {
+				return
+			}
+		}
+	})
+}
+
+// stream writes the encoded elements as an array, one a line, holding
+// one at a time.
+func (j *jsonWriter) stream(elems iter.Seq[[]byte]) {
 	n := 0
-	for row := range t.Rows {
+	for b := range elems {
 		if n == 0 {
 			j.w.WriteByte('[')
 		} else {
@@ -188,8 +201,7 @@ func (j *jsonWriter) rows(t Table) {
 		}
 		n++
 		j.w.WriteString(j.elem)
-		j.buf = appendJSONRow(j.buf[:0], t.Columns, row)
-		j.w.Write(j.buf)
+		j.w.Write(b)
 	}
 	if n == 0 {
 		j.w.WriteString("[]")

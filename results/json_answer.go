@@ -35,25 +35,17 @@ type JSONPiece struct {
 // repeat none, one element at a time: the recommended intervals every
 // output names.
 func (j *jsonWriter) recommendations(a *answer.Answer) {
-	n := 0
-	if a != nil {
-		for e := range a.Unique {
-			if n == 0 {
-				j.w.WriteByte('[')
-			} else {
-				j.w.WriteByte(',')
-			}
-			n++
-			j.w.WriteString(j.elem)
-			b, _ := json.Marshal(jsonRecommendation(e))
-			j.w.Write(b)
+	j.stream(func(yield func([]byte) bool) {
+		if a == nil {
+			return
 		}
-	}
-	if n == 0 {
-		j.w.WriteString("[]")
-		return
-	}
-	j.w.WriteString("\n" + j.indent + "  ]")
+		for e := range a.Unique {
+			b, _ := json.Marshal(jsonRecommendation(e))
+			if !yield(b) {
+				return
+			}
+		}
+	})
 }
 
 // jsonInterval is an interval as JSON: its number of periods, or "none".
