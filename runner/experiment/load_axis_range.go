@@ -148,6 +148,16 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	if !okA || !okB || !okS {
 		return parsed{}
 	}
+	lo, hi := min(a, b), max(a, b)
+	exact := exactRange(r)
+	return c.floatSteps(n, r, a, b, step, func(i int) float64 { return min(max(exact(i, a, step), lo), hi) })
+}
+
+// floatSteps expands a range of numbers from a to b by step, value i
+// computed by at, and b itself last where the range hits it. It refuses a
+// range that runs the wrong way, one past the cap and a step too small to
+// tell values apart.
+func (c *checker) floatSteps(n *yaml.Node, r rangeEnds, a, b, step float64, at func(i int) float64) parsed {
 	q := (b - a) / step // the number of steps from a to b
 	if q < 0 {
 		c.wrongWay(n, r, words.Float(a), words.Float(b), words.Float(step))
@@ -163,11 +173,9 @@ func (c *checker) floatRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 		k = math.Floor(q)
 	}
 	count := int(k) + 1
-	lo, hi := min(a, b), max(a, b)
 	v := parsed{Floats: make([]float64, count), From: valueAt{r.from, ".from"}, To: valueAt{r.to, ".to"}}
-	exact := exactRange(r)
 	for i := range count {
-		v.Floats[i] = min(max(exact(i, a, step), lo), hi)
+		v.Floats[i] = at(i)
 	}
 	if hit {
 		v.Floats[count-1] = b

@@ -1,14 +1,12 @@
 package experiment
 
 import (
-	"cmp"
 	"math"
 	"regexp"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
 
-	"ckptlab/internal/words"
 )
 
 // durationText is a duration written with a unit: a decimal number and one
@@ -88,35 +86,7 @@ func (c *checker) durationRange(d *keyDef, n *yaml.Node, r rangeEnds) parsed {
 	if !okA || !okB || !okS {
 		return parsed{}
 	}
-	q := (b - a) / step
-	if q < 0 {
-		c.wrongWay(n, r, words.Float(a), words.Float(b), words.Float(step))
-		return parsed{}
-	}
-	if q >= maxAxisValues {
-		c.fail(n, "", "range has more than %d values (want at most %d, a safety cap)", maxAxisValues, maxAxisValues)
-		return parsed{}
-	}
-	k := math.Round(q)
-	hit := math.Abs(q-k) <= hitTolerance
-	if !hit {
-		k = math.Floor(q)
-	}
-	count := int(k) + 1
-	v := parsed{Floats: make([]float64, count), From: valueAt{r.from, ".from"}, To: valueAt{r.to, ".to"}}
-	for i := range count {
-		v.Floats[i] = a + float64(i)*step
-	}
-	if hit {
-		v.Floats[count-1] = b
-	}
-	for i := 1; i < count; i++ {
-		if v.Floats[i] == v.Floats[i-1] {
-			c.fail(cmp.Or(r.step, n), ".step", "%s is too small a step to tell values apart (want a larger step)", words.Float(step))
-			return parsed{}
-		}
-	}
-	return v
+	return c.floatSteps(n, r, a, b, step, func(i int) float64 { return a + float64(i)*step })
 }
 
 // durationSchema is the JSON Schema of one duration of key d: seconds, or
