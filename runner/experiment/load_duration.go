@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
-
 )
 
 // durationText is a duration written with a unit: a decimal number and one
