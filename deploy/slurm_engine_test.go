@@ -246,10 +246,10 @@ func TestSlurmEngine(t *testing.T) {
 	})
 
 	t.Run("resume", func(t *testing.T) {
-		// 5·10^8 subscribers over seven worker counts that share no small
-		// multiple, so that they are binned in four groups: a shard counts
-		// for about a second, long enough to be cancelled while it runs.
-		set := []string{"--set", "subscribers=500000000", "--set", "workers=[61, 67, 71, 73, 79, 83, 89]"}
+		// 10^9 subscribers over eleven worker counts that share no small
+		// multiple, so that they are binned in six groups: a shard counts
+		// for seconds, long enough to be cancelled while it runs.
+		set := []string{"--set", "subscribers=1000000000", "--set", "workers=[61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107]"}
 		out := filepath.Join(work, "out-resume")
 		shardDir := filepath.Join(out, "scale", "shards")
 		env := []string{path, "OUT=" + out}
