@@ -45,8 +45,12 @@ type cutLine struct {
 // competing ones: a round number half as much again above the highest
 // point of the lower envelope (the best figure at each x), and of the
 // recommended line whole when the chart asks for it; ok is false when
-// every line fits below such a top, or nothing competes above zero.
+// every line fits below such a top, nothing competes above zero, or the
+// axis is a log scale.
 func scaleY(c Chart) (s yScale, ok bool) {
+	if c.LogY {
+		return yScale{}, false
+	}
 	cols := c.Data.Columns
 	rec := map[int]bool{}
 	if c.WholeRecommended {

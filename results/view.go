@@ -69,6 +69,9 @@ type Chart struct {
 	// chart) when the column holds numbers and categories otherwise; every
 	// other column is one line, named by its header ("interval 4").
 	Data Block
+	// Answers, when it has rows, is a table written above the figures: what
+	// the chart's lines answer.
+	Answers Block
 	// YTitle titles the y axis.
 	YTitle string
 	// Note says what was left out to keep the chart readable, or "".
@@ -89,14 +92,24 @@ type Chart struct {
 	// its piece and may climb far above the others at the rest.
 	WholeRecommended bool
 	// Marks are the points marked on the chart, each labelled: the
-	// break-even crossings, where the best line changes along the x axis.
+	// break-even crossings, where the best line changes along the x axis,
+	// or each line's best point.
 	Marks []Mark
+	// MarksName names the marks in the legend and heads their table.
+	MarksName string
+	// MarksNote says what the marks are, after the chart's note.
+	MarksNote string
+	// LogY draws the y axis on a log scale, for lines far apart: the time
+	// lost at a short and a long MTBF.
+	LogY bool
 }
 
 // A Mark is a labelled point of a chart: a break-even crossing, at which
-// the best interval changes, on the lower envelope.
+// the best interval changes, on the lower envelope, or a line's best point.
 type Mark struct {
 	X, Y float64
+	// Text is the label of a mark that is not a crossing, or "".
+	Text string
 	// Fraction is X as an exact fraction ("11/18"), or "".
 	Fraction string
 	// From and To name the lines best before and after X ("interval none",
@@ -107,6 +120,9 @@ type Mark struct {
 // Label is the mark's label on a chart: "p = 11/18: none → 6", the
 // probability as a decimal when its fraction is long.
 func (m Mark) Label() string {
+	if m.Text != "" {
+		return m.Text
+	}
 	x := m.Fraction
 	if x == "" || len(x) > len("11/18") {
 		x = Probability.Format(m.X) // 2200/3501 reads worse than 0.6284

@@ -19,6 +19,9 @@ const (
 	// chartGap is the width, in characters, of the empty column between a
 	// chart's figures and the chart.
 	chartGap = 3
+	// chartColumns is the number of columns of the default width (64
+	// pixels) a chart covers.
+	chartColumns = (chartWidth + 63) / 64
 )
 
 // writeCharts writes the charts sheet: per chart a bold title, a note on
@@ -41,18 +44,19 @@ func (b *workbook) writeChartSheet(sheet string, charts []Chart) error {
 	var data []Block
 	cols := 0
 	for _, c := range charts {
-		data = append(data, c.Data)
+		data = append(data, c.Data, c.Answers)
 		if len(c.Marks) > 0 {
 			data = append(data, marksBlock(c))
 		}
 		cols = max(cols, len(c.Data.Columns))
 	}
 	widths := widthsOf(data)
+	widths = append(widths, chartGap)
 	var width float64
 	for _, w := range widths {
 		width += columnPoints(w)
 	}
-	width += columnPoints(chartGap) + chartWidth*pixelPoints
+	width += chartWidth * pixelPoints
 	layout := layOut(width, 0, 0)
 	if err := b.setUpPrint(sheet, layout, 0, 0); err != nil {
 		return err
@@ -62,7 +66,6 @@ func (b *workbook) writeChartSheet(sheet string, charts []Chart) error {
 		return err
 	}
 	vs := viewSheet{b: b, name: sheet, sw: sw}
-	widths = append(widths, chartGap)
 	if err := vs.setWidths(widths); err != nil {
 		return err
 	}
@@ -73,7 +76,7 @@ func (b *workbook) writeChartSheet(sheet string, charts []Chart) error {
 	if err != nil {
 		return err
 	}
-	cs := chartsSheet{vs: vs, wrap: wrap, noteChars: noteChars, chartCol: columnName(cols + 2),
+	cs := chartsSheet{vs: vs, wrap: wrap, noteChars: noteChars, chartCol: columnName(cols + 2), noteEnd: columnName(cols + 1 + chartColumns),
 		pages: pager{rows: layout.rows}, row: 1, breaks: len(charts)-1 <= MaxPageBreaks}
 	for i, c := range charts {
 		if err := cs.add(c, i == 0); err != nil {
@@ -95,6 +98,7 @@ type chartsSheet struct {
 	wrap      int     // the style of a note
 	noteChars float64 // the characters a line of a note holds
 	chartCol  string  // the column charts are anchored in
+	noteEnd   string  // the last column a note spans: the chart's right edge
 	pages     pager
 	// breaks is whether a chart that does not fit the rest of a page
 	// starts the next at a page break: at most one break a chart after
@@ -107,16 +111,16 @@ type chartsSheet struct {
 }
 
 // add writes a chart's title, its note (with where the y axis stops and
-// what the marks are), the table of its figures and, under it, the table
-// of its marks; the chart is anchored beside them, on a new page where
-// they do not fit on this one.
+// what the marks are), its answers, the table of its figures and, under
+// it, the table of its marks; the chart is anchored beside the figures, on
+// a new page where they do not fit on this one.
 func (cs *chartsSheet) add(c Chart, first bool) error {
 	vs, sw := cs.vs, cs.vs.sw
 	if s, ok := scaleY(c); ok {
 		c.Note = strings.TrimSpace(c.Note + " " + s.note())
 	}
 	if len(c.Marks) > 0 {
-		c.Note = strings.TrimSpace(c.Note + " " + marksNote)
+		c.Note = strings.TrimSpace(c.Note + " " + c.MarksNote)
 	}
 	lines := 0
 	if c.Note != "" {
@@ -128,7 +132,11 @@ func (cs *chartsSheet) add(c Chart, first bool) error {
 		marksTop = tableRows + 1
 		tableRows += 1 + len(c.Marks) + 1
 	}
-	height := 1 + lines + max(tableRows, chartRows) + 1
+	answerRows := 0
+	if len(c.Answers.Rows) > 0 {
+		answerRows = len(c.Answers.Rows) + 2
+	}
+	height := 1 + lines + answerRows + max(tableRows, chartRows) + 1
 	if cs.pages.place(height) && !first && cs.breaks {
 		if err := sw.InsertPageBreak(cellName(1, cs.row)); err != nil {
 			return err
@@ -143,10 +151,16 @@ func (cs *chartsSheet) add(c Chart, first bool) error {
 			excelize.RowOpts{Height: rowHeight(lines)}); err != nil {
 			return err
 		}
-		if err := sw.MergeCell(cellName(1, cs.row), cs.chartCol+fmt.Sprint(cs.row)); err != nil {
+		if err := sw.MergeCell(cellName(1, cs.row), cs.noteEnd+fmt.Sprint(cs.row)); err != nil {
 			return err
 		}
 		cs.row++
+	}
+	if answerRows > 0 {
+		if err := vs.table(cs.row, c.Answers); err != nil {
+			return fmt.Errorf("sheet %s: %w", vs.name, err)
+		}
+		cs.row += answerRows
 	}
 	blk := c.Data
 	blk.Title = ""
@@ -209,29 +223,23 @@ func cacheOf(c Chart) chartCache {
 	return cc
 }
 
-// marksNote says what the marks of a chart are.
-const marksNote = "Diamonds mark the break-even crossings, where the best interval changes; the table under the figures lists them, as breakeven.csv does."
-
 // marksBlock returns the table of a chart's marks, written under its
 // figures: the x and y of each (the y titled as the chart's lines are
 // numbers) and its label.
 func marksBlock(c Chart) Block {
-	y := Column{Name: "expected total (rows)", Kind: Float, Decimals: 1}
+	y := Column{Name: c.YTitle, Kind: Float, Decimals: 1}
 	if len(c.Data.Columns) > 1 {
 		y.Kind, y.Decimals, y.Quantity = c.Data.Columns[1].Kind, c.Data.Columns[1].Decimals, c.Data.Columns[1].Quantity
 	}
 	if y.Kind == Int {
 		y.Kind, y.Decimals = Float, 1 // a crossing may fall between whole rows
 	}
-	blk := Block{Columns: []Column{c.Data.Columns[0], y, {Name: marksName, Kind: Text}}}
+	blk := Block{Columns: []Column{c.Data.Columns[0], y, {Name: c.MarksName, Kind: Text}}}
 	for _, m := range c.Marks {
 		blk.Rows = append(blk.Rows, []Value{FloatValue(m.X), FloatValue(m.Y), TextValue(m.Label())})
 	}
 	return blk
 }
-
-// marksName names the series of a chart's marks, in its legend.
-const marksName = "break-even"
 
 // chartOf returns the chart of c, whose table has its header on row top
 // of the sheet: a scatter chart when the x values are numbers (so that
@@ -269,6 +277,12 @@ func chartOf(sheet string, c Chart, top, marksTop int) *excelize.Chart {
 	if s, ok := scaleY(c); ok {
 		zero := 0.0
 		chart.YAxis.Maximum, chart.YAxis.Minimum = &s.top, &zero
+	}
+	if c.LogY {
+		chart.YAxis.LogBase = 10
+	}
+	if len(c.Data.Columns) > 1 && c.Data.Columns[1].Quantity == Share {
+		chart.YAxis.NumFmt.CustomNumFmt = "0%"
 	}
 	if !c.Numeric() {
 		if n > maxXLabels {

@@ -82,7 +82,8 @@ func excelizeCharts(t *testing.T) (parts [][]byte, caches []chartCache) {
 	cols := []Column{{Name: "workers", Kind: Int}, {Name: "interval none", Kind: Float, Decimals: 1},
 		{Name: "interval 4", Kind: Float, Decimals: 1}, {Name: "interval 2", Kind: Float, Decimals: 1}}
 	numeric := Chart{Data: Block{Title: "expected total: by workers", Columns: cols}, YTitle: "rows", Recommended: []string{"interval 4"},
-		Marks: []Mark{{X: 3.5, Y: 12, From: "interval none", To: "interval 4"}, {X: 30, Y: 7.25, Fraction: "30/1", From: "interval 4", To: "interval 2"}}}
+		MarksName: "break-even",
+		Marks:     []Mark{{X: 3.5, Y: 12, From: "interval none", To: "interval 4"}, {X: 30, Y: 7.25, Fraction: "30/1", From: "interval 4", To: "interval 2"}}}
 	for w := 1; w <= 32; w *= 2 {
 		numeric.Data.Rows = append(numeric.Data.Rows, []Value{IntValue(int64(w)), FloatValue(100 / float64(w)), FloatValue(math.NaN()), FloatValue(float64(w) * 1.5)})
 	}

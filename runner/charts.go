@@ -131,10 +131,12 @@ func expectedChart(title string, e *answer.Envelope) results.Chart {
 	}
 	shown := emphasisFirst(representatives(len(left), first), emph)
 	c := results.Chart{
-		Data:     results.Block{Title: "Expected total against failure probability: " + title},
-		YTitle:   "expected total (rows)",
-		Envelope: envelopeColumn,
-		Marks:    breakevenMarks(costs, e.Full, e.StateRows),
+		Data:      results.Block{Title: "Expected total against failure probability: " + title},
+		YTitle:    "expected total (rows)",
+		Envelope:  envelopeColumn,
+		Marks:     breakevenMarks(costs, e.Full, e.StateRows),
+		MarksName: "break-even",
+		MarksNote: "Diamonds mark the break-even crossings, where the best interval changes; the table under the figures lists them, as breakeven.csv does.",
 	}
 	slots := slices.Clone(shown) // -1 stands for the envelope
 	at := 0

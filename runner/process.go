@@ -35,6 +35,15 @@ type timeGroup struct {
 	textbookOK       bool
 }
 
+// bestFigure returns the figure of the group's best interval; ok is false
+// when no interval has one.
+func (g *timeGroup) bestFigure() (float64, bool) {
+	if g.best < 0 {
+		return 0, false
+	}
+	return g.figure(g.best)
+}
+
 // timeRow is one declared interval of a group.
 type timeRow struct {
 	interval model.Interval

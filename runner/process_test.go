@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -251,6 +252,38 @@ func TestProcessWorkbook(t *testing.T) {
 	if want := "interval,MTBF 15 min,MTBF 6 h,MTBF 24 h"; strings.Join(names, ",") != want {
 		t.Errorf("chart columns %v, want %s", names, want)
 	}
+	// The answer each line draws is process_decisions.csv's: its best
+	// interval marked at its share of time lost, and named in the answers.
+	_, decisions := processCSV(t, r)
+	header, rows := records(decisions)
+	if len(rows) != 3 {
+		t.Fatalf("%d rows of process_decisions.csv, want 3", len(rows))
+	}
+	marks := 0
+	for j, row := range rows {
+		best := field(t, header, row, "best_interval")
+		lost, _ := strconv.ParseFloat(field(t, header, row, "best_lost_fraction"), 64)
+		if got := c.Answers.Rows[0][j+1].Text; got != best {
+			t.Errorf("%s: the answers name interval %s, process_decisions.csv %s", names[j+1], got, best)
+		}
+		if best == "none" {
+			if !strings.Contains(c.Note, "At "+names[j+1]+" no checkpoint is best") {
+				t.Errorf("%s: best is none, and the note %q does not say so", names[j+1], c.Note)
+			}
+			continue
+		}
+		m := c.Marks[marks]
+		marks++
+		if strconv.FormatFloat(m.X, 'g', -1, 64) != best || m.Y != lost || !strings.HasPrefix(m.Label(), names[j+1]+": every "+best) {
+			t.Errorf("%s: mark %+v, want interval %s at %v", names[j+1], m, best, lost)
+		}
+	}
+	if marks != len(c.Marks) {
+		t.Errorf("%d marks, want %d", len(c.Marks), marks)
+	}
+	if !c.LogY {
+		t.Error("lines from 5 % to 100,000 % lost are drawn on a linear axis")
+	}
 	dir := t.TempDir()
 	if err := set.Write(dir, []string{results.FormatXLSX}); err != nil {
 		t.Fatal(err)
@@ -268,6 +301,19 @@ func TestProcessWorkbook(t *testing.T) {
 	}
 	if title, _ := f.GetCellValue("time", "A1"); !strings.HasPrefix(title, "Time lost against the interval") {
 		t.Errorf("time sheet A1 %q", title)
+	}
+	chartXML := chartPart(t, filepath.Join(dir, "x", "x.xlsx"), "Time lost")
+	if !strings.Contains(chartXML, `logBase val="10"`) {
+		t.Error("the time chart's y axis is not a log scale")
+	}
+	// The marks' series is named by the header of their table.
+	name := regexp.MustCompile(`'time'!\$([A-Z]+)\$(\d+)</f>`).FindAllStringSubmatch(strings.ReplaceAll(chartXML, "&#39;", "'"), -1)
+	if len(name) == 0 {
+		t.Fatal("the time chart's series name no cells")
+	}
+	last := name[len(name)-1]
+	if v, _ := f.GetCellValue("time", last[1]+last[2]); v != "least time lost" {
+		t.Errorf("the time chart's last series is named %q, want least time lost", v)
 	}
 	without := set
 	without.TimeCharts = nil
@@ -295,4 +341,35 @@ func chartParts(t *testing.T, path string) int {
 		}
 	}
 	return n
+}
+
+// chartPart returns the XML of the workbook's chart whose title contains
+// title.
+func chartPart(t *testing.T, path, title string) string {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	for _, e := range z.File {
+		if !strings.HasPrefix(e.Name, "xl/charts/chart") {
+			continue
+		}
+		rc, err := e.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		_, err = b.ReadFrom(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), title) {
+			return b.String()
+		}
+	}
+	t.Fatalf("no chart titled %q", title)
+	return ""
 }
