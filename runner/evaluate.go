@@ -49,7 +49,7 @@ type Result struct {
 
 	jobs     int // goroutines of the time model's simulations; 0: GOMAXPROCS
 	timeOnce sync.Once
-	time     []*timeGroup // the time model's answer (process.go)
+	time     []*answer.Time // the time model's answer (process.go)
 }
 
 // excluder returns the index of the experiment's exclude entries, made on

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/internal/words"
 	"ckptlab/model"
 
@@ -20,14 +21,14 @@ import (
 // place on the axis, is said in the note. None without the time model.
 func (r *Result) TimeCharts() []results.Chart {
 	type key struct {
-		sr                  *SourceResult
+		source              int
 		checkpoint, restart float64
 		shape               float64
 	}
 	var order []key
-	lines := map[key][]*timeGroup{}
+	lines := map[key][]*answer.Time{}
 	for _, g := range r.timeGroups() {
-		k := key{g.sr, g.group.Checkpoint, g.group.Restart, g.group.Shape}
+		k := key{g.Index, g.Group.Checkpoint, g.Group.Restart, g.Group.Shape}
 		if lines[k] == nil {
 			order = append(order, k)
 		}
@@ -48,13 +49,13 @@ func (r *Result) TimeCharts() []results.Chart {
 
 // timeChart returns the chart of the groups that differ in their MTBF
 // alone; ok is false when no interval has a figure on every line.
-func timeChart(gs []*timeGroup) (results.Chart, bool) {
+func timeChart(gs []*answer.Time) (results.Chart, bool) {
 	g0 := gs[0]
 	title := fmt.Sprintf("Time lost against the interval: seed %d, %s subscribers, %d periods, checkpoint %s, restart %s",
-		g0.sr.Source.Seed, results.Count.FormatInt(int64(g0.sr.Source.Subscribers)), g0.sr.Source.Periods,
-		results.Duration(g0.group.Checkpoint), results.Duration(g0.group.Restart))
-	if g0.dist == process.Weibull {
-		title += fmt.Sprintf(", Weibull k = %g (simulated)", g0.group.Shape)
+		g0.Source.Seed, results.Count.FormatInt(int64(g0.Source.Subscribers)), g0.Source.Periods,
+		results.Duration(g0.Group.Checkpoint), results.Duration(g0.Group.Restart))
+	if g0.Distribution == process.Weibull {
+		title += fmt.Sprintf(", Weibull k = %g (simulated)", g0.Group.Shape)
 	}
 	c := results.Chart{Data: results.Block{Title: title}, YTitle: "time lost (share of the work)",
 		MarksName: "least time lost",
@@ -62,20 +63,20 @@ func timeChart(gs []*timeGroup) (results.Chart, bool) {
 	c.Data.Columns = append(c.Data.Columns, results.Column{Name: "interval", Kind: results.Int})
 	names := make([]string, len(gs))
 	for j, g := range gs {
-		names[j] = "MTBF " + results.Duration(g.group.MTBF)
+		names[j] = "MTBF " + results.Duration(g.Group.MTBF)
 		c.Data.Columns = append(c.Data.Columns, results.Column{Name: names[j],
 			Kind: results.Float, Decimals: -1, Quantity: results.Share})
 	}
-	lost := func(g *timeGroup, i int) (float64, bool) {
-		v, ok := g.figure(i)
-		f, okLost := process.LostFraction(v, g.work.Seconds())
+	lost := func(g *answer.Time, i int) (float64, bool) {
+		v, ok := g.Figure(i)
+		f, okLost := process.LostFraction(v, g.Work.Seconds())
 		return f, ok && okLost && finite(f)
 	}
 	lo, hi := math.Inf(1), 0.0
 	var none []string
-	drawn := map[int]bool{} // rows of gs[0].rows on the chart
-	for i, row := range g0.rows {
-		if row.interval == model.None {
+	drawn := map[int]bool{} // rows of gs[0].Rows on the chart
+	for i, row := range g0.Rows {
+		if row.Interval == model.None {
 			for j, g := range gs {
 				if f, ok := lost(g, i); ok {
 					none = append(none, fmt.Sprintf("%s at %s", results.Percent(f), names[j]))
@@ -83,7 +84,7 @@ func timeChart(gs []*timeGroup) (results.Chart, bool) {
 			}
 			continue
 		}
-		cells := []results.Value{results.IntValue(int64(row.interval))}
+		cells := []results.Value{results.IntValue(int64(row.Interval))}
 		for _, g := range gs {
 			f, ok := lost(g, i)
 			if !ok {
@@ -112,13 +113,13 @@ func timeChart(gs []*timeGroup) (results.Chart, bool) {
 	var bestNone []string
 	for j, g := range gs {
 		switch {
-		case g.best < 0:
-		case drawn[g.best]:
-			f, _ := lost(g, g.best)
-			k := g.rows[g.best].interval
+		case g.Best < 0:
+		case drawn[g.Best]:
+			f, _ := lost(g, g.Best)
+			k := g.Rows[g.Best].Interval
 			c.Marks = append(c.Marks, results.Mark{X: float64(k), Y: f,
 				Text: fmt.Sprintf("%s: every %s (%s)", names[j], k, results.Percent(f))})
-		case g.rows[g.best].interval == model.None:
+		case g.Rows[g.Best].Interval == model.None:
 			bestNone = append(bestNone, names[j])
 		}
 	}
@@ -136,52 +137,52 @@ func finite(v float64) bool { return v-v == 0 }
 
 // timeAnswers returns the answers of the groups of a chart, a column per
 // line: process_decisions.csv's figures in the number style of SPEC 14.
-func timeAnswers(gs []*timeGroup, names []string) results.Block {
+func timeAnswers(gs []*answer.Time, names []string) results.Block {
 	blk := results.Block{Columns: []results.Column{{Name: "answer", Kind: results.Text}}}
 	for _, n := range names {
 		blk.Columns = append(blk.Columns, results.Column{Name: n, Kind: results.Text})
 	}
 	rows := []struct {
 		name string
-		cell func(g *timeGroup) string
+		cell func(g *answer.Time) string
 	}{
-		{"best interval", func(g *timeGroup) string {
-			if g.best < 0 {
+		{"best interval", func(g *answer.Time) string {
+			if g.Best < 0 {
 				return ""
 			}
-			return g.rows[g.best].interval.String()
+			return g.Rows[g.Best].Interval.String()
 		}},
-		{"its expected time", func(g *timeGroup) string {
-			if v, ok := g.bestFigure(); ok {
+		{"its expected time", func(g *answer.Time) string {
+			if v, ok := g.BestFigure(); ok {
 				return results.Duration(v)
 			}
 			return ""
 		}},
-		{"time lost", func(g *timeGroup) string {
-			if v, ok := g.bestFigure(); ok {
-				if f, ok := process.LostFraction(v, g.work.Seconds()); ok {
+		{"time lost", func(g *answer.Time) string {
+			if v, ok := g.BestFigure(); ok {
+				if f, ok := process.LostFraction(v, g.Work.Seconds()); ok {
 					return results.Percent(f)
 				}
 			}
 			return ""
 		}},
-		{"best of every interval", func(g *timeGroup) string {
-			if !g.exact {
+		{"best of every interval", func(g *answer.Time) string {
+			if !g.Exact {
 				return ""
 			}
-			return g.optimal.String() + " (" + results.Duration(g.optimalExpected) + ")"
+			return g.Optimal.String() + " (" + results.Duration(g.OptimalExpected) + ")"
 		}},
-		{"best schedule", func(g *timeGroup) string {
-			if !g.exact {
+		{"best schedule", func(g *answer.Time) string {
+			if !g.Exact {
 				return ""
 			}
-			return checkpointsText(len(g.schedule)) + " (" + results.Duration(g.scheduleExpected) + ")"
+			return checkpointsText(len(g.Schedule)) + " (" + results.Duration(g.ScheduleExpected) + ")"
 		}},
-		{"Young, Daly, exact (periods)", func(g *timeGroup) string {
-			if !g.textbookOK {
+		{"Young, Daly, exact (periods)", func(g *answer.Time) string {
+			if !g.TextbookOK {
 				return ""
 			}
-			t := g.textbook
+			t := g.Textbook
 			return results.Figure(t.Young) + ", " + results.Figure(t.Daly) + ", " + results.Figure(t.Exact)
 		}},
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/answer"
 	"ckptlab/model"
 	"ckptlab/model/process"
 	"ckptlab/results"
@@ -25,7 +26,7 @@ func (r *Result) timeHeadline() []string {
 			out = append(out, fmt.Sprintf("and %d more failure processes in process_decisions.csv", len(groups)-i))
 			break
 		}
-		out = append(out, r.groupLabel(g)+": "+g.answer())
+		out = append(out, r.groupLabel(g)+": "+timeAnswer(g))
 	}
 	return out
 }
@@ -33,54 +34,54 @@ func (r *Result) timeHeadline() []string {
 // groupLabel names a group by what sets it apart from the others: the
 // source when there are several, the MTBF, and the checkpoint, restart and
 // shape when they vary.
-func (r *Result) groupLabel(g *timeGroup) string {
+func (r *Result) groupLabel(g *answer.Time) string {
 	t := r.Exp.Time
 	var parts []string
-	if groups := r.timeGroups(); groups[0].sr != groups[len(groups)-1].sr {
-		s := g.sr.Source
+	if groups := r.timeGroups(); groups[0].Index != groups[len(groups)-1].Index {
+		s := g.Source
 		parts = append(parts, fmt.Sprintf("seed %d, %s subscribers, %d periods", s.Seed,
 			results.Count.Format(float64(s.Subscribers)), s.Periods))
 	}
-	parts = append(parts, "at MTBF "+results.Duration(g.group.MTBF))
+	parts = append(parts, "at MTBF "+results.Duration(g.Group.MTBF))
 	if len(t.Checkpoints) > 1 {
-		parts = append(parts, "checkpoint "+results.Duration(g.group.Checkpoint))
+		parts = append(parts, "checkpoint "+results.Duration(g.Group.Checkpoint))
 	}
 	if len(t.Restarts) > 1 {
-		parts = append(parts, "restart "+results.Duration(g.group.Restart))
+		parts = append(parts, "restart "+results.Duration(g.Group.Restart))
 	}
-	if g.dist == process.Weibull {
-		parts = append(parts, "Weibull k = "+strconv.FormatFloat(g.group.Shape, 'g', -1, 64))
+	if g.Distribution == process.Weibull {
+		parts = append(parts, "Weibull k = "+strconv.FormatFloat(g.Group.Shape, 'g', -1, 64))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// answer says the group's best declared interval in periods and time, the
+// timeAnswer says the group's best declared interval in periods and time, the
 // share of time it loses, what beats it undeclared, and the textbook optima.
-func (g *timeGroup) answer() string {
-	if g.best < 0 {
+func timeAnswer(g *answer.Time) string {
+	if g.Best < 0 {
 		return "no interval could be simulated (too many failures per run)"
 	}
-	v, _ := g.figure(g.best)
-	lost, _ := process.LostFraction(v, g.work.Seconds())
-	out := g.every(g.rows[g.best].interval) + ", " + results.Percent(lost) + " of the time lost"
-	if !g.exact {
+	v, _ := g.Figure(g.Best)
+	lost, _ := process.LostFraction(v, g.Work.Seconds())
+	out := timeEvery(g, g.Rows[g.Best].Interval) + ", " + results.Percent(lost) + " of the time lost"
+	if !g.Exact {
 		out += " (simulated)"
 	}
-	if g.exact && g.optimalExpected < v && !g.declared(g.optimal) {
+	if g.Exact && g.OptimalExpected < v && !g.Declared(g.Optimal) {
 		// said only where it shows: a share that rounds alike is no gain
-		lo, _ := process.LostFraction(g.optimalExpected, g.work.Seconds())
+		lo, _ := process.LostFraction(g.OptimalExpected, g.Work.Seconds())
 		if results.Percent(lo) != results.Percent(lost) {
-			out += "; " + g.every(g.optimal) + ", not declared, " + results.Percent(lo)
+			out += "; " + timeEvery(g, g.Optimal) + ", not declared, " + results.Percent(lo)
 		}
 	}
-	if g.textbookOK {
-		out += "; Young " + results.Figure(g.textbook.Young) + ", Daly " + results.Figure(g.textbook.Daly)
+	if g.TextbookOK {
+		out += "; Young " + results.Figure(g.Textbook.Young) + ", Daly " + results.Figure(g.Textbook.Daly)
 	}
 	return out
 }
 
-// every says an interval in periods and in the time of their mean work.
-func (g *timeGroup) every(k model.Interval) string {
+// timeEvery says an interval in periods and in the time of their mean work.
+func timeEvery(g *answer.Time, k model.Interval) string {
 	if k == model.None {
 		return "no checkpoint"
 	}
@@ -88,18 +89,8 @@ func (g *timeGroup) every(k model.Interval) string {
 	if k == 1 {
 		n = "every period"
 	}
-	if mean, ok := g.work.Mean(); ok {
+	if mean, ok := g.Work.Mean(); ok {
 		n += " (" + results.Duration(float64(k)*mean) + ")"
 	}
 	return n
-}
-
-// declared reports whether k is among the group's declared intervals.
-func (g *timeGroup) declared(k model.Interval) bool {
-	for _, row := range g.rows {
-		if row.interval == k {
-			return true
-		}
-	}
-	return false
 }
