@@ -255,8 +255,9 @@ func collect(t Table, n int) (Block, int) {
 }
 
 // dropConstantKeys removes, of the first keys columns, those with the
-// same value in every row, and names them and their values in the block's
-// title, after a comma; the block's Keys counts the key columns kept.
+// same value in every row, and names those not empty and their values in
+// the block's title, after a comma; the block's Keys counts the key
+// columns kept.
 func dropConstantKeys(blk Block, keys int) Block {
 	var keep []int
 	var named []string
@@ -266,7 +267,9 @@ func dropConstantKeys(blk Block, keys int) Block {
 			same = same && r[j] == blk.Rows[0][j]
 		}
 		if j < keys && same {
-			named = append(named, c.Name+" "+string(appendStyled(nil, blk.Rows[0][j], c)))
+			if v := appendStyled(nil, blk.Rows[0][j], c); len(v) > 0 { // an empty key says nothing
+				named = append(named, c.Name+" "+string(v))
+			}
 			continue
 		}
 		keep = append(keep, j)
