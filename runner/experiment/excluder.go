@@ -50,6 +50,7 @@ type Excluder struct {
 	// axes index every grid axis, in table order; the others name the
 	// axes whose values depend on another's.
 	axes        []axisIndex
+	point       []axisIndex // the axes of a point but its interval
 	subscribers *listIndex[int]
 	periods     *listIndex[int]
 	stateRows   *stateRowsIndex
@@ -68,6 +69,9 @@ func (e *Experiment) Excluder() *Excluder {
 	z := &Excluder{axes: make([]axisIndex, len(gridAxes))}
 	for i, a := range gridAxes {
 		z.axes[i] = a.ops.index(x)
+		if a.Level != IntervalLevel {
+			z.point = append(z.point, z.axes[i])
+		}
 	}
 	z.subscribers = z.axis("subscribers").(*listIndex[int])
 	z.periods = z.axis("periods").(*listIndex[int])
@@ -140,11 +144,14 @@ func (z *stateRowsIndex) stateRowsMask(v, n int) uint64 {
 // not read. It answers for every interval of a point at once, as
 // evaluation asks of every point it writes: a bit per entry that takes in
 // every value but the interval, then the interval's.
-func (z *Excluder) IntervalsLeft(dst []bool, p Point, intervals []model.Interval) []bool {
+func (z *Excluder) IntervalsLeft(dst []bool, p *Point, intervals []model.Interval) []bool {
 	dst = dst[:0]
 	var m uint64
 	if !z.none {
-		m = z.mask(&p, SourceLevel, PartLevel, StateLevel, DecisionLevel)
+		m = ^uint64(0)
+		for _, a := range z.point {
+			m &= a.of(p)
+		}
 	}
 	for _, k := range intervals {
 		dst = append(dst, m == 0 || m&z.intervals.masks.of(k) == 0)
