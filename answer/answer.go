@@ -27,6 +27,13 @@ type Group struct {
 	Left  []bool
 	// Probabilities are the declared failure probabilities.
 	Probabilities []float64
+	// LeftAt returns the costs left at the j-th probability, in
+	// partitioning part, or in any partitioning for part -1 (nil: Left at
+	// every one). What it returns is read before the next call.
+	LeftAt func(part, j int) []bool
+	// Parts is the number of partitionings LeftAt tells apart: 0 when
+	// every partitioning leaves the same costs.
+	Parts int
 	// Repeat marks a group that repeats an earlier one.
 	// Both have the same source and intervals left, and differ only in
 	// partitioning. The tables and the headline leave it out.
@@ -45,7 +52,22 @@ func (g *Group) Total(i int, p float64) float64 {
 // Best returns the index of the cost left with the least expected total at p.
 // Ties go to the first declared. It returns -1 when none is left.
 func (g *Group) Best(p float64) int {
-	return decide.Best(len(g.Costs), g.Left, func(i int) float64 { return g.Total(i, p) })
+	return g.bestOf(g.Left, p)
+}
+
+// bestOf is Best among the costs left in left (nil: every one).
+func (g *Group) bestOf(left []bool, p float64) int {
+	return decide.Best(len(g.Costs), left, func(i int) float64 { return g.Total(i, p) })
+}
+
+// bestAt is Best among the costs left at the j-th probability in
+// partitioning part (-1: any).
+func (g *Group) bestAt(part, j int) int {
+	left := g.Left
+	if g.LeftAt != nil {
+		left = g.LeftAt(part, j)
+	}
+	return g.bestOf(left, g.Probabilities[j])
 }
 
 // A Piece is a part of the declared probability range on which one
@@ -70,6 +92,49 @@ type Envelope struct {
 	Full []decide.Piece
 	// Pieces is the envelope clipped to the declared probability range.
 	Pieces []Piece
+	// Bests are the best costs at each declared probability.
+	Bests Bests
+}
+
+// Bests are a group's best costs at each declared probability.
+type Bests struct {
+	// Best is, at each declared probability, the index of the cost left
+	// there with the least expected total, -1 for none: the decisions'
+	// best interval.
+	Best []int
+	// PartBest is Best in each partitioning, where the exclusions tell the
+	// partitionings apart (Parts > 0); nil otherwise.
+	PartBest [][]int
+}
+
+// BestAt returns the best cost at the j-th declared probability in
+// partitioning part, or in any for part -1: the grid's best column.
+func (b *Bests) BestAt(part, j int) int {
+	if part >= 0 && b.PartBest != nil {
+		return b.PartBest[part][j]
+	}
+	return b.Best[j]
+}
+
+// NewBests computes a group's bests alone, in O(probabilities ×
+// intervals) for each partitioning: what a reader of an envelope the
+// answer does not keep needs of it.
+func NewBests(g Group) Bests {
+	var b Bests
+	b.Best = make([]int, len(g.Probabilities))
+	for j := range g.Probabilities {
+		b.Best[j] = g.bestAt(-1, j)
+	}
+	if g.Parts > 0 {
+		b.PartBest = make([][]int, g.Parts)
+		for part := range b.PartBest {
+			b.PartBest[part] = make([]int, len(g.Probabilities))
+			for j := range g.Probabilities {
+				b.PartBest[part][j] = g.bestAt(part, j)
+			}
+		}
+	}
+	return b
 }
 
 // Recommended returns the intervals of the envelope's pieces, in
@@ -119,7 +184,8 @@ func (e *Envelope) Range() (lo, hi float64) {
 // With one probability, or a range that is a point, it is the one best
 // interval there.
 func NewEnvelope(g Group) *Envelope {
-	e := &Envelope{Group: g}
+	e := &Envelope{Group: g, Bests: NewBests(g)}
+	e.LeftAt = nil // what it returns may be reused by the group's maker
 	var lines []decide.Line
 	var index []int // of each line, in Costs
 	for i, c := range g.Costs {

@@ -97,3 +97,59 @@ func TestRecommended(t *testing.T) {
 		t.Errorf("%d envelopes not repeated, want 2; Find(1, 10) is not the third", n)
 	}
 }
+
+// TestNewBests checks the best cost at each probability, in any
+// partitioning and in each, with the costs left there.
+func TestNewBests(t *testing.T) {
+	probs := []float64{0.25, 0.625, 1}
+	all := []bool{true, true, true}
+	no2 := []bool{true, false, true}
+	only2 := []bool{false, true, false}
+	nothing := []bool{false, false, false}
+	tests := []struct {
+		name  string
+		at    func(part, j int) []bool
+		parts int
+		best  []int   // in any partitioning
+		part  [][]int // in each
+	}{
+		{"every cost left", nil, 0, []int{0, 1, 2}, nil},
+		{"interval 2 left out at 0.625", func(part, j int) []bool {
+			if j == 1 {
+				return no2
+			}
+			return all
+		}, 0, []int{0, 2, 2}, nil},
+		{"partitionings apart", func(part, j int) []bool {
+			switch {
+			case part == 1 && j == 2:
+				return only2
+			case part == 1 && j == 0:
+				return nothing
+			}
+			return all
+		}, 2, []int{0, 1, 2}, [][]int{{0, 1, 2}, {-1, 1, 1}}},
+	}
+	for _, tt := range tests {
+		g := Group{StateRows: 10, Costs: costs, Probabilities: probs, LeftAt: tt.at, Parts: tt.parts}
+		b := NewBests(g)
+		if !slices.Equal(b.Best, tt.best) {
+			t.Errorf("%s: Best %v, want %v", tt.name, b.Best, tt.best)
+		}
+		for part, want := range tt.part {
+			for j := range probs {
+				if got := b.BestAt(part, j); got != want[j] {
+					t.Errorf("%s: BestAt(%d, %d) = %d, want %d", tt.name, part, j, got, want[j])
+				}
+			}
+		}
+		for j := range probs {
+			if got := b.BestAt(-1, j); got != tt.best[j] {
+				t.Errorf("%s: BestAt(-1, %d) = %d, want %d", tt.name, j, got, tt.best[j])
+			}
+		}
+		if e := NewEnvelope(g); !slices.Equal(e.Bests.Best, tt.best) || e.LeftAt != nil {
+			t.Errorf("%s: the envelope's Best %v (want %v), its LeftAt kept: %v", tt.name, e.Bests.Best, tt.best, e.LeftAt != nil)
+		}
+	}
+}

@@ -390,3 +390,24 @@ func TestMarkdownFits(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyColumns holds the key columns diff pairs rows by to the tables'
+// columns as the runner writes them.
+func TestKeyColumns(t *testing.T) {
+	tests := []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"grid", gridKey, []string{"seed", "subscribers", "periods", "partition_key", "workers", "state_rows", "probability", "interval"}},
+		{"decisions", decisionKey, []string{"seed", "subscribers", "periods", "state_rows", "probability"}},
+		{"breakeven", envelopeKey, []string{"seed", "subscribers", "periods", "state_rows"}},
+		{"process_decisions", processKey, []string{"seed", "subscribers", "periods", "mtbf_seconds", "checkpoint_seconds",
+			"restart_seconds", "distribution", "shape"}},
+	}
+	for _, tt := range tests {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s key %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}

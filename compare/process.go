@@ -8,14 +8,17 @@ import (
 
 	"ckptlab/internal/words"
 	"ckptlab/results"
+	"ckptlab/runner/experiment"
 )
 
 // The time model's decisions (SPEC 15): the table and the columns that name
 // a row, the source's keys and the failure process.
 const processDecisionsTable = "process_decisions"
 
-var processKey = []string{"seed", "subscribers", "periods", "mtbf_seconds", "checkpoint_seconds",
-	"restart_seconds", "distribution", "shape"}
+var processKey = func() []string {
+	key := experiment.Columns(experiment.SourceLevel, experiment.ProcessLevel)
+	return slices.Insert(key, slices.Index(key, "shape"), "distribution")
+}()
 
 // figureSuffixes end the names of the columns that are a choice's figures,
 // not the choice: a choice changed when one of its other columns did.

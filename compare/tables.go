@@ -7,15 +7,19 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"ckptlab/runner/experiment"
 )
 
-// The key columns of each table: what names a row. They are the axes of
-// the experiment file, which stay; every other column is compared as it
-// comes, so a table that gains a column needs no change here.
+// The key columns of each table: what names a row. They are the columns of
+// the axes of the table's levels, from the axis table; every other column
+// is compared as it comes, so a table that gains a column needs no change
+// here.
 var (
-	gridKey      = []string{"seed", "subscribers", "periods", "partition_key", "workers", "state_rows", "probability", "interval"}
-	decisionKey  = []string{"seed", "subscribers", "periods", "state_rows", "probability"}
-	envelopeKey  = []string{"seed", "subscribers", "periods", "state_rows"}
+	gridKey = experiment.Columns(experiment.SourceLevel, experiment.PartLevel, experiment.StateLevel,
+		experiment.DecisionLevel, experiment.IntervalLevel)
+	decisionKey  = experiment.Columns(experiment.SourceLevel, experiment.StateLevel, experiment.DecisionLevel)
+	envelopeKey  = experiment.Columns(experiment.SourceLevel, experiment.StateLevel)
 	pieceColumns = []string{"interval", "from_fraction", "to_fraction"}
 )
 
@@ -45,11 +49,14 @@ func movedColumns(ot, nt *table, old, new *Side) map[string]bool {
 			out[name] = true
 		}
 	}
-	for _, name := range []string{"partition_key", "workers"} {
-		ov, ook := flowList(settingValue(old.Settings, name))
-		nv, nok := flowList(settingValue(new.Settings, name))
+	for _, a := range experiment.AxisTable() {
+		if a.Level != experiment.PartLevel {
+			continue
+		}
+		ov, ook := flowList(settingValue(old.Settings, a.Key))
+		nv, nok := flowList(settingValue(new.Settings, a.Key))
 		if ook && nok && len(ov) == 1 && len(nv) == 1 && ov[0] != nv[0] {
-			out[name] = true
+			out[a.Column] = true
 		}
 	}
 	return out

@@ -17,20 +17,53 @@ func (r *Result) Answer() *answer.Answer { return r.answer() }
 // r.Sources; a group that cases repeat is marked so.
 func (r *Result) answerGroups(yield func(answer.Group) bool) {
 	seen := r.once()
-	var left, scratch []bool
-	for i, sr := range r.Sources {
-		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			left, scratch = r.anyLeftInto(left, scratch, sr, nil, []int{stateRows}, nil)
-			if none(left) {
-				continue
-			}
-			g := answer.Group{Index: i, Source: sr.Source, StateRows: stateRows, Costs: sr.Parts[0].Costs, Left: left,
-				Probabilities: sr.Grid.Probabilities, Repeat: seen(sr, stateRows, -1, left)}
-			if !yield(g) {
-				return
-			}
+	for pt := range r.walk(byState) {
+		g := r.group(pt)
+		g.Repeat = seen(pt.sr, pt.stateRows, -1, pt.left)
+		if !yield(g) {
+			return
 		}
 	}
+}
+
+// group returns the answer's group of a source at a state size: a point of
+// walk(byState). Its Left is the point's.
+func (r *Result) group(pt *gridPoint) answer.Group {
+	sr := pt.sr
+	g := answer.Group{Index: pt.si, Source: sr.Source, StateRows: pt.stateRows, Costs: sr.Parts[0].Costs, Left: pt.left,
+		Probabilities: sr.Grid.Probabilities}
+	if len(r.Exp.Exclude) > 0 { // else every point leaves every interval
+		var w walker
+		si, stateRows := pt.si, pt.stateRows
+		g.LeftAt = func(part, k int) []bool { return w.at(r, si, part, stateRows, k) }
+		if len(sr.Parts) > 1 {
+			g.Parts = len(sr.Parts)
+		}
+	}
+	return g
+}
+
+// bestsOf finds the answer's bests of a walk's points: the kept
+// envelope's, or made again (answer.NewBests) past what the answer keeps,
+// once for each run of points of one source and state rows.
+type bestsOf struct {
+	si, stateRows int
+	made          answer.Bests
+	w             walker
+}
+
+// at returns the bests of the point's source and state rows.
+func (c *bestsOf) at(r *Result, pt *gridPoint) *answer.Bests {
+	if e := r.answer().Find(pt.si, pt.stateRows); e != nil {
+		return &e.Bests
+	}
+	if c.made.Best == nil || c.si != pt.si || c.stateRows != pt.stateRows {
+		g := *pt
+		g.part, g.pr, g.decision, g.prob = -1, nil, -1, -1
+		g.left = c.w.at(r, pt.si, -1, pt.stateRows, -1)
+		c.si, c.stateRows, c.made = pt.si, pt.stateRows, answer.NewBests(r.group(&g))
+	}
+	return &c.made
 }
 
 // envelopes yields the envelope of every group, in the order of

@@ -62,8 +62,8 @@ func separate(e *experiment.Experiment, g experiment.Grid) experiment.Experiment
 	return one
 }
 
-// gridPoint reads the point of a row of grid.csv.
-func gridPoint(row []results.Value) experiment.Point {
+// rowPoint reads the point of a row of grid.csv.
+func rowPoint(row []results.Value) experiment.Point {
 	key, _ := model.ParsePartitionKey(row[3].Text)
 	k := model.None
 	if row[7].Text != "none" {
@@ -97,7 +97,7 @@ func TestCasesEqualSeparateRuns(t *testing.T) {
 		var kept [][]results.Value
 		combos := map[string]bool{} // seed..interval of failures.csv with a point left
 		for _, row := range rowsOf(sep.GridTable()) {
-			if !e.Excluded(gridPoint(row)) {
+			if !e.Excluded(rowPoint(row)) {
 				kept = append(kept, row)
 				combos[comboKey(row[:5], row[7])] = true
 			}

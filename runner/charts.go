@@ -40,33 +40,31 @@ const (
 func (r *Result) Charts() []results.Chart {
 	ans := r.answer()
 	var expected, sawtooth, workers chartsOfKind
-	for si, sr := range r.Sources {
-		g := sr.Grid
-		title := sr.title()
-		costs := sr.Parts[0].Costs
-		for _, stateRows := range g.StateRowsFor(sr.Source.Subscribers) {
-			if none(r.anyLeft(sr, nil, []int{stateRows}, nil)) {
-				continue
-			}
-			expected.add(func() results.Chart {
-				return expectedChart(fmt.Sprintf("%s, state rows %s", title, results.Count.FormatInt(int64(stateRows))), r.envelope(si, stateRows))
-			})
+	src, title := -1, ""
+	for pt := range r.walk(byState) {
+		if pt.si != src {
+			src, title = pt.si, pt.sr.title()
 		}
-		// Every point of the source, ranged over once: a sweep of many
-		// state_rows values makes it the dearest of a source's questions.
-		allLeft := r.anyLeft(sr, nil, nil, nil)
+		si, stateRows, title := pt.si, pt.stateRows, title
+		expected.add(func() results.Chart {
+			return expectedChart(fmt.Sprintf("%s, state rows %s", title, results.Count.FormatInt(int64(stateRows))), r.envelope(si, stateRows))
+		})
+	}
+	for pt := range r.walk(bySource) {
+		sr, si := pt.sr, pt.si
+		title := sr.title()
 		var intervals []model.Interval
-		for _, c := range pick(costs, allLeft) {
+		for _, c := range pick(sr.Parts[0].Costs, pt.left) {
 			intervals = append(intervals, c.Interval)
 		}
 		rec := ans.Recommended(si)
 		sawtooth.add(func() results.Chart { return sr.sawtoothChart(title, intervals, rec) })
-		if len(g.Workers) > 1 {
-			for _, key := range g.PartitionKeys {
+		if len(sr.Grid.Workers) > 1 {
+			for _, key := range sr.Grid.PartitionKeys {
 				var parts []*PartResult
-				for _, pr := range sr.Parts {
-					if pr.Key == key && !none(r.anyLeft(sr, []*PartResult{pr}, nil, nil)) {
-						parts = append(parts, pr)
+				for pp := range r.walkSource(si, byPart) {
+					if pp.pr.Key == key {
+						parts = append(parts, pp.pr)
 					}
 				}
 				if len(parts) > 1 {

@@ -46,36 +46,22 @@ func (sr *SourceResult) outcomes() []decide.Outcomes {
 	return out
 }
 
-// decisionPoint is where a decision is made: a source, a state size and a
-// probability, and the source's intervals with a point left there.
-type decisionPoint struct {
-	sr        *SourceResult
-	stateRows int
-	prob      float64
-	left      []bool
-}
-
 // decisionPoints yields the point of every decision in the order of
 // decisions.csv: sources (seeds, subscribers, periods, grid by grid of the
-// cases), then state rows, then probabilities, each in declared order. A
-// decision weighs the intervals with a point left in the grid, and there is
-// none without one; a decision two cases both hold with the same intervals
-// comes once. A source's points come together. A point's left is reused
-// for the next: it is the consumer's until it asks for the next point.
-func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
+// cases), then state rows, then probabilities, each in declared order, the
+// partitionings merged (walk). A decision weighs the intervals with a
+// point left in the grid, and there is none without one; a decision two
+// cases both hold with the same intervals comes once. A source's points
+// come together. A point is reused for the next: it is the consumer's
+// until it asks for the next point.
+func (r *Result) decisionPoints(yield func(*gridPoint) bool) {
 	seen := r.once()
-	var left, scratch []bool
-	for _, sr := range r.Sources {
-		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			for _, prob := range sr.Grid.Probabilities {
-				left, scratch = r.anyLeftInto(left, scratch, sr, nil, []int{stateRows}, []float64{prob})
-				if none(left) || seen(sr, stateRows, prob, left) {
-					continue
-				}
-				if !yield(decisionPoint{sr, stateRows, prob, left}) {
-					return
-				}
-			}
+	for pt := range r.walk(byState | byDecision) {
+		if seen(pt.sr, pt.stateRows, pt.prob, pt.left) {
+			continue
+		}
+		if !yield(pt) {
+			return
 		}
 	}
 }
@@ -85,8 +71,7 @@ func (r *Result) decisionPoints(yield func(decisionPoint) bool) {
 // Decisions do not depend on partitioning: the whole stream's figures are
 // the same in every part. Each costs O(intervals + log n) for the declared
 // criteria, O(P) for the optimum and O(P²) for the best schedule. What
-// only needs the best interval reads bestIntervals, at O(intervals) a
-// decision.
+// only needs the best interval reads bestIntervals.
 func (r *Result) decisions(yield func(d *decision) bool) {
 	alpha := r.Exp.RiskLevel
 	// made at the source's first decision: a source that cases share
@@ -114,16 +99,16 @@ func (r *Result) decisions(yield func(d *decision) bool) {
 	}
 }
 
-// bestIntervals yields every decision with its point and best interval
-// alone, in the order of decisions: what the summary's decision maps read,
-// at O(intervals) a decision. The other criteria are left zero; the
-// decision is reused from one to the next.
+// bestIntervals yields every decision with its point and the answer's best
+// interval alone, in the order of decisions: what the summary's decision
+// maps read. The other criteria are left zero; the decision is reused from
+// one to the next.
 func (r *Result) bestIntervals(yield func(d *decision) bool) {
 	var d decision
+	var envs bestsOf
 	for pt := range r.decisionPoints {
-		costs := pt.sr.Parts[0].Costs
 		d = decision{sr: pt.sr, stateRows: pt.stateRows, prob: pt.prob,
-			best: bestLeft(costs, pt.left, pt.prob, pt.stateRows)}
+			best: envs.at(r, pt).Best[pt.decision]}
 		if !yield(&d) {
 			return
 		}
@@ -238,34 +223,6 @@ func (r *Result) breakevens(yield func(b *breakeven) bool) {
 		}
 		if !yield(&breakeven{r.Sources[e.Index], e.StateRows, e.Full}) {
 			return
-		}
-	}
-}
-
-// envelopeGroup is a source and state rows with an envelope in
-// breakeven.csv, and the intervals left in it.
-type envelopeGroup struct {
-	sr        *SourceResult
-	stateRows int
-	left      []bool
-}
-
-// envelopeGroups yields the groups that have an envelope in breakeven.csv:
-// those with an interval left, once each when cases share a source. A
-// group's left is reused for the next: it is the consumer's until it asks
-// for the next group.
-func (r *Result) envelopeGroups(yield func(envelopeGroup) bool) {
-	seen := r.once()
-	var left, scratch []bool
-	for _, sr := range r.Sources {
-		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			left, scratch = r.anyLeftInto(left, scratch, sr, nil, []int{stateRows}, nil)
-			if none(left) || seen(sr, stateRows, -1, left) {
-				continue
-			}
-			if !yield(envelopeGroup{sr, stateRows, left}) {
-				return
-			}
 		}
 	}
 }

@@ -91,8 +91,10 @@ const maxFolds = 2
 // memory does not grow with the grid.
 func (r *Result) headline() []string {
 	ngroups, probs := 0, 0
-	for range r.envelopeGroups {
-		ngroups++
+	for g := range r.answerGroups {
+		if !g.Repeat {
+			ngroups++
+		}
 	}
 	for _, sr := range r.Sources {
 		probs = max(probs, len(sr.Grid.Probabilities))

@@ -59,6 +59,7 @@ func (r *Result) KeyFigures() results.Block {
 		n int
 	}
 	stateRows := map[gridSource][]int{} // each grid's state rows, made once
+	var envs bestsOf
 	for pt := range r.decisionPoints {
 		s := pt.sr.Source
 		c := [2]int{s.Subscribers, s.Periods}
@@ -84,7 +85,7 @@ func (r *Result) KeyFigures() results.Block {
 			figs = append(figs, f)
 		}
 		costs := pt.sr.Parts[0].Costs
-		best := bestLeft(costs, pt.left, pt.prob, pt.stateRows)
+		best := envs.at(r, pt).Best[pt.decision]
 		first := f.seeds == 0
 		f.seeds++
 		f.best = addName(f.best, pt.sr.Intervals[best].String())

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"ckptlab/decide"
 	"ckptlab/model"
 	"ckptlab/results"
 )
@@ -46,35 +47,33 @@ var gridColumns = []tableColumn[gridRow]{
 }
 
 // GridTable returns grid.csv's table. Rows are computed as they are read:
-// nested loops over the axes in column order, each in declared order,
-// interval fastest (docs/outputs.md#result-tables), grid by grid of the experiment's cases; the
-// excluded points are left out, and best is the least expected total among
-// the points left.
+// the grid's points in table order (walk), interval fastest
+// (docs/outputs.md#result-tables), grid by grid of the experiment's cases;
+// the excluded points are left out, and best is the answer's best interval
+// among the points left.
 func (r *Result) GridTable() results.Table {
 	return results.Table{Name: "grid", Columns: header(gridColumns), Len: tableLen(r.Exp.GridRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
-		var left []bool
 		var p gridRow // one for every row: a row's cells hold no pointer to it
-		for _, sr := range r.Sources {
-			outs := sr.outcomes()
-			for _, pr := range sr.Parts {
-				for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-					for _, prob := range sr.Grid.Probabilities {
-						left = r.left(left, sr, pr, stateRows, prob)
-						best := bestLeft(pr.Costs, left, prob, stateRows)
-						for i := range pr.Costs {
-							if !left[i] {
-								continue
-							}
-							c := &pr.Costs[i]
-							p = gridRow{sr: sr, pr: pr, c: c, stateRows: stateRows, prob: prob, best: i == best,
-								tail: outs[i].Tail(r.Exp.RiskLevel, prob, c.CertainCost(stateRows))}
-							cells = appendRow(cells[:0], gridColumns, &p)
-							if !yield(cells) {
-								return
-							}
-						}
-					}
+		var envs bestsOf
+		var src *SourceResult
+		var outs []decide.Outcomes
+		for pt := range r.walk(byPoint) {
+			sr, pr := pt.sr, pt.pr
+			if sr != src {
+				src, outs = sr, sr.outcomes()
+			}
+			best := envs.at(r, pt).BestAt(pt.part, pt.decision)
+			for i := range pr.Costs {
+				if !pt.left[i] {
+					continue
+				}
+				c := &pr.Costs[i]
+				p = gridRow{sr: sr, pr: pr, c: c, stateRows: pt.stateRows, prob: pt.prob, best: i == best,
+					tail: outs[i].Tail(r.Exp.RiskLevel, pt.prob, c.CertainCost(pt.stateRows))}
+				cells = appendRow(cells[:0], gridColumns, &p)
+				if !yield(cells) {
+					return
 				}
 			}
 		}
@@ -116,25 +115,27 @@ func (r *Result) FailuresTable() results.Table {
 	return results.Table{Name: "failures", Columns: header(failureColumns), Len: tableLen(r.Exp.FailureRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		var p failureRow // one for every row: a row's cells hold no pointer to it
-		for _, sr := range r.Sources {
-			labels := make([]string, len(sr.Failures.Periods))
-			for i, f := range sr.Failures.Periods {
-				labels[i] = sr.Source.Label(f)
+		var src *SourceResult
+		var labels []string
+		for pt := range r.walk(byPart) {
+			sr, pr := pt.sr, pt.pr
+			if sr != src {
+				src, labels = sr, make([]string, len(sr.Failures.Periods))
+				for i, f := range sr.Failures.Periods {
+					labels[i] = sr.Source.Label(f)
+				}
 			}
-			for _, pr := range sr.Parts {
-				left := r.anyLeft(sr, []*PartResult{pr}, nil, nil)
-				for j := range pr.Costs {
-					if !left[j] {
-						continue
-					}
-					c := &pr.Costs[j]
-					for i, f := range sr.Failures.Periods {
-						p = failureRow{sr: sr, pr: pr, c: c, failure: f, label: labels[i],
-							recomputed: sr.Stream.Recomputed(c.Interval, f)}
-						cells = appendRow(cells[:0], failureColumns, &p)
-						if !yield(cells) {
-							return
-						}
+			for j := range pr.Costs {
+				if !pt.left[j] {
+					continue
+				}
+				c := &pr.Costs[j]
+				for i, f := range sr.Failures.Periods {
+					p = failureRow{sr: sr, pr: pr, c: c, failure: f, label: labels[i],
+						recomputed: sr.Stream.Recomputed(c.Interval, f)}
+					cells = appendRow(cells[:0], failureColumns, &p)
+					if !yield(cells) {
+						return
 					}
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"iter"
 	"slices"
 
-	"ckptlab/decide"
+	"ckptlab/answer"
 	"ckptlab/model"
 	"ckptlab/results"
 )
@@ -19,35 +19,36 @@ import (
 func (r *Result) Views() []results.View {
 	return []results.View{
 		{Name: "recovery", Title: "Recovery at the named failure: rows the whole job recomputes",
-			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
-				return yield(sr.recoveryBlock(title, r.wholeStream(sr)))
+			Each: r.sourceBlocks(func(pt *gridPoint, title string, yield func(results.Block) bool) bool {
+				return yield(pt.sr.recoveryBlock(title, pick(pt.sr.Parts[0].Costs, pt.left)))
 			})},
 		{Name: "matrix", Title: "Rows recomputed, failure × interval",
-			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
-				return yield(sr.matrixBlock(title, r.wholeStream(sr)))
+			Each: r.sourceBlocks(func(pt *gridPoint, title string, yield func(results.Block) bool) bool {
+				return yield(pt.sr.matrixBlock(title, pick(pt.sr.Parts[0].Costs, pt.left)))
 			})},
 		{Name: "cost", Title: "Certain cost of checkpoints, and worst and average recovery over the failure set",
-			Each: r.stateRowsBlocks(func(sr *SourceResult, title string, stateRows int, left []bool) results.Block {
-				return costBlock(title, pick(sr.Parts[0].Costs, left), stateRows)
+			Each: r.stateRowsBlocks(func(pt *gridPoint, title string, _ *answer.Bests) results.Block {
+				return costBlock(title, pick(pt.sr.Parts[0].Costs, pt.left), pt.stateRows)
 			})},
 		{Name: "probability", Title: "Expected total (probability × average recovery + certain cost) and the best interval",
-			Each: r.stateRowsBlocks(func(sr *SourceResult, title string, stateRows int, left []bool) results.Block {
-				return r.probabilityBlock(title, sr, stateRows, left)
+			Each: r.stateRowsBlocks(func(pt *gridPoint, title string, e *answer.Bests) results.Block {
+				return probabilityBlock(title, pt, e)
 			})},
 		{Name: "partition", Title: "Rows the single failed worker asks back at the named failure",
-			Each: r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
-				blk, ok := r.partitionBlock(sr, title)
+			Each: r.sourceBlocks(func(pt *gridPoint, title string, yield func(results.Block) bool) bool {
+				blk, ok := r.partitionBlock(pt.si, title)
 				return !ok || yield(blk)
 			})},
 	}
 }
 
 // sourceBlocks ranges over the blocks blocks makes of each source, in
-// table order, each source with its title; blocks reports whether to go on.
-func (r *Result) sourceBlocks(blocks func(sr *SourceResult, title string, yield func(results.Block) bool) bool) iter.Seq[results.Block] {
+// table order, each source with its title and the intervals with a point
+// left; blocks reports whether to go on.
+func (r *Result) sourceBlocks(blocks func(pt *gridPoint, title string, yield func(results.Block) bool) bool) iter.Seq[results.Block] {
 	return func(yield func(results.Block) bool) {
-		for _, sr := range r.Sources {
-			if !blocks(sr, sr.title(), yield) {
+		for pt := range r.walk(bySource) {
+			if !blocks(pt, pt.sr.title(), yield) {
 				return
 			}
 		}
@@ -55,26 +56,21 @@ func (r *Result) sourceBlocks(blocks func(sr *SourceResult, title string, yield 
 }
 
 // stateRowsBlocks ranges over a block per source and state rows with a
-// point left, in table order, made by block with the intervals left.
-func (r *Result) stateRowsBlocks(block func(sr *SourceResult, title string, stateRows int, left []bool) results.Block) iter.Seq[results.Block] {
-	return r.sourceBlocks(func(sr *SourceResult, title string, yield func(results.Block) bool) bool {
-		for _, stateRows := range sr.Grid.StateRowsFor(sr.Source.Subscribers) {
-			left := r.anyLeft(sr, nil, []int{stateRows}, nil)
-			if none(left) {
-				continue
+// point left, in table order, made by block with the point of the source
+// and state rows and its bests.
+func (r *Result) stateRowsBlocks(block func(pt *gridPoint, title string, e *answer.Bests) results.Block) iter.Seq[results.Block] {
+	return func(yield func(results.Block) bool) {
+		var envs bestsOf
+		src, title := -1, ""
+		for pt := range r.walk(byState) {
+			if pt.si != src {
+				src, title = pt.si, pt.sr.title()
 			}
-			if !yield(block(sr, title+", state rows "+results.Count.FormatInt(int64(stateRows)), stateRows, left)) {
-				return false
+			if !yield(block(pt, title+", state rows "+results.Count.FormatInt(int64(pt.stateRows)), envs.at(r, pt))) {
+				return
 			}
 		}
-		return true
-	})
-}
-
-// wholeStream returns the whole stream's costs of the intervals with a
-// point left: the same in every part.
-func (r *Result) wholeStream(sr *SourceResult) []model.Cost {
-	return pick(sr.Parts[0].Costs, r.anyLeft(sr, nil, nil, nil))
+	}
 }
 
 // title names the source in a block's or a chart's title, its counts in
@@ -158,12 +154,11 @@ func costBlock(title string, costs []model.Cost, stateRows int) results.Block {
 
 // probabilityBlock shows, for each probability with a point left, the
 // expected total of every interval shown (those with a point left at the
-// state rows), and the best among those left at the probability. Each
-// expected total is computed once, for the row and the best alike, and
-// the rows are cut from one slice of cells.
-func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int, shown []bool) results.Block {
+// state rows), and the answer's best there. The rows are cut from one
+// slice of cells.
+func probabilityBlock(title string, pt *gridPoint, e *answer.Bests) results.Block {
+	sr, stateRows, shown := pt.sr, pt.stateRows, pt.left
 	all := sr.Parts[0].Costs
-	one := []int{stateRows}
 	cols := 2
 	for _, ok := range shown {
 		if ok {
@@ -181,27 +176,19 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 	probs := sr.Grid.Probabilities
 	b.Rows = make([][]results.Value, 0, len(probs))
 	cells := make([]results.Value, 0, len(probs)*cols)
-	totals := make([]float64, len(all))
-	var left, scratch []bool
-	for _, p := range probs {
-		left, scratch = r.anyLeftInto(left, scratch, sr, nil, one, []float64{p})
-		for i, c := range all {
-			if shown[i] || left[i] {
-				totals[i] = expectedTotal(c, p, stateRows)
-			}
-		}
-		best := decide.Best(len(all), left, func(i int) float64 { return totals[i] })
+	for j, p := range probs {
+		best := e.Best[j]
 		if best < 0 {
 			continue
 		}
 		from := len(cells)
 		cells = append(cells, results.FloatValue(p))
 		col := 0
-		for i := range all {
+		for i, c := range all {
 			if !shown[i] {
 				continue
 			}
-			cells = append(cells, results.FloatValue(totals[i]))
+			cells = append(cells, results.FloatValue(expectedTotal(c, p, stateRows)))
 			col++
 			if i == best {
 				b.Marked = append(b.Marked, [2]int{len(b.Rows), col})
@@ -219,13 +206,11 @@ func (r *Result) probabilityBlock(title string, sr *SourceResult, stateRows int,
 // partition key and worker count as leading columns for several, so that
 // a worker sweep reads down one table and each printed page carries its
 // header. ok is false when no partitioning has a point left.
-func (r *Result) partitionBlock(sr *SourceResult, title string) (blk results.Block, ok bool) {
+func (r *Result) partitionBlock(si int, title string) (blk results.Block, ok bool) {
 	var parts []*PartResult
 	var lefts [][]bool
-	for _, pr := range sr.Parts {
-		if left := r.anyLeft(sr, []*PartResult{pr}, nil, nil); !none(left) {
-			parts, lefts = append(parts, pr), append(lefts, left)
-		}
+	for pt := range r.walkSource(si, byPart) {
+		parts, lefts = append(parts, pt.pr), append(lefts, slices.Clone(pt.left))
 	}
 	if len(parts) == 0 {
 		return results.Block{}, false

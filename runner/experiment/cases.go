@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"ckptlab/internal/words"
@@ -28,26 +27,8 @@ type Axes struct {
 // intervals are the word all.
 func (a *Axes) set(values map[string]*parsed) (intervalsAll bool) {
 	for key, v := range values {
-		switch key {
-		case "seeds":
-			a.Seeds = toInts[uint32](v.Ints)
-		case "subscribers":
-			a.Subscribers = toInts[int](v.Ints)
-		case "periods":
-			a.Periods = toInts[int](v.Ints)
-		case "partition_key":
-			a.PartitionKeys = partitionKeys(v.Words)
-		case "workers":
-			a.Workers = toInts[int](v.Ints)
-		case "state_rows":
-			a.StateRows = toInts[int](v.Ints)
-		case "probabilities":
-			a.Probabilities = v.Floats
-		case "intervals":
-			a.Intervals = toInts[model.Interval](v.Ints)
-			if v.All {
-				a.Intervals, intervalsAll = nil, true
-			}
+		if ax := axisNamed(key); ax != nil && ax.ops.set(a, v) {
+			intervalsAll = true
 		}
 	}
 	return intervalsAll
@@ -149,10 +130,12 @@ func (g *Grid) IntervalCount(p int) int64 {
 
 // Matches reports whether the entry drops the point.
 func (x *Exclusion) Matches(p Point) bool {
-	return lists(x.Seeds, p.Seed) && lists(x.Subscribers, p.Subscribers) &&
-		lists(x.Periods, p.Periods) && lists(x.PartitionKeys, p.PartitionKey) &&
-		lists(x.Workers, p.Workers) && x.listsStateRows(p.StateRows, p.Subscribers) &&
-		lists(x.Probabilities, p.Probability) && lists(x.Intervals, p.Interval)
+	for _, a := range gridAxes {
+		if !a.ops.matches(x, &p) {
+			return false
+		}
+	}
+	return true
 }
 
 // listsStateRows reports whether the entry takes in the state rows of a
@@ -181,26 +164,8 @@ func (e *Experiment) Excluded(p Point) bool {
 // axisText writes the grid's values of an axis key, each with format.
 // intervals: all is the word all.
 func (g *Grid) axisText(key string, join func(values []string) string, float func(float64) string) string {
-	switch key {
-	case "seeds":
-		return joinWith(g.Seeds, func(s uint32) string { return strconv.FormatUint(uint64(s), 10) }, join)
-	case "subscribers":
-		return joinWith(g.Subscribers, strconv.Itoa, join)
-	case "periods":
-		return joinWith(g.Periods, strconv.Itoa, join)
-	case "partition_key":
-		return joinWith(g.PartitionKeys, model.PartitionKey.String, join)
-	case "workers":
-		return joinWith(g.Workers, strconv.Itoa, join)
-	case "state_rows":
-		return joinWith(g.StateRows, stateRowsText, join)
-	case "probabilities":
-		return joinWith(g.Probabilities, float, join)
-	case "intervals":
-		if g.IntervalsAll {
-			return "all"
-		}
-		return joinWith(g.Intervals, model.Interval.String, join)
+	if a := axisNamed(key); a != nil {
+		return a.ops.text(g, join, float)
 	}
 	return ""
 }

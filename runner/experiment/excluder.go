@@ -46,16 +46,15 @@ func (m *axisMasks[T]) of(v T) uint64 { return m.free | m.listed[v] }
 // the experiment's entries as they were when it was made: see
 // Experiment.Excluder.
 type Excluder struct {
-	none          bool
-	seeds         axisMasks[uint32]
-	subscribers   axisMasks[int]
-	periods       axisMasks[int]
-	partitionKeys axisMasks[model.PartitionKey]
-	workers       axisMasks[int]
-	stateRows     axisMasks[int]
-	perN          uint64 // entries whose state_rows hold the word subscribers
-	probabilities axisMasks[float64]
-	intervals     axisMasks[model.Interval]
+	none bool
+	// axes index every grid axis, in table order; the others name the
+	// axes whose values depend on another's.
+	axes        []axisIndex
+	point       []axisIndex // the axes of a point but its interval
+	subscribers *listIndex[int]
+	periods     *listIndex[int]
+	stateRows   *stateRowsIndex
+	intervals   *listIndex[model.Interval]
 }
 
 // Excluder indexes the experiment's exclude entries, for the questions
@@ -67,28 +66,72 @@ func (e *Experiment) Excluder() *Excluder {
 	if len(x) == 0 {
 		return &Excluder{none: true}
 	}
-	z := &Excluder{
-		seeds:         newAxisMasks(x, func(x *Exclusion) []uint32 { return x.Seeds }),
-		subscribers:   newAxisMasks(x, func(x *Exclusion) []int { return x.Subscribers }),
-		periods:       newAxisMasks(x, func(x *Exclusion) []int { return x.Periods }),
-		partitionKeys: newAxisMasks(x, func(x *Exclusion) []model.PartitionKey { return x.PartitionKeys }),
-		workers:       newAxisMasks(x, func(x *Exclusion) []int { return x.Workers }),
-		stateRows:     newAxisMasks(x, func(x *Exclusion) []int { return x.StateRows }),
-		probabilities: newAxisMasks(x, func(x *Exclusion) []float64 { return x.Probabilities }),
-		intervals:     newAxisMasks(x, func(x *Exclusion) []model.Interval { return x.Intervals }),
+	z := &Excluder{axes: make([]axisIndex, len(gridAxes))}
+	for i, a := range gridAxes {
+		z.axes[i] = a.ops.index(x)
+		if a.Level != IntervalLevel {
+			z.point = append(z.point, z.axes[i])
+		}
 	}
+	z.subscribers = z.axis("subscribers").(*listIndex[int])
+	z.periods = z.axis("periods").(*listIndex[int])
+	z.stateRows = z.axis("state_rows").(*stateRowsIndex)
+	z.intervals = z.axis("intervals").(*listIndex[model.Interval])
+	return z
+}
+
+// axis returns the index of the axis of a key.
+func (z *Excluder) axis(key string) axisIndex {
+	return z.axes[slices.IndexFunc(gridAxes, func(a Axis) bool { return a.Key == key })]
+}
+
+// mask is the mask of the entries that take in the point's value on every
+// axis at the given levels.
+func (z *Excluder) mask(p *Point, levels ...Level) uint64 {
+	m := ^uint64(0)
+	for i, a := range gridAxes {
+		if slices.Contains(levels, a.Level) {
+			m &= z.axes[i].of(p)
+		}
+	}
+	return m
+}
+
+// freeClasses are the classes of the combinations of the values of the
+// grid's free axes at a level.
+func (z *Excluder) freeClasses(g *Grid, level Level) classes {
+	out := classes{^uint64(0): 1}
+	for i, a := range gridAxes {
+		if a.Free && a.Level == level {
+			out = combine(out, z.axes[i].classes(g))
+		}
+	}
+	return out
+}
+
+// stateRowsIndex is the index of state_rows: perN holds the entries whose
+// state rows hold the word subscribers.
+type stateRowsIndex struct {
+	listIndex[int]
+	perN uint64
+}
+
+func (s *stateRowsAxis) index(x []Exclusion) axisIndex {
+	z := &stateRowsIndex{listIndex: listIndex[int]{&s.listAxis, newAxisMasks(x, func(x *Exclusion) []int { return x.StateRows })}}
 	for i := range x {
-		if x[i].StateRows != nil && z.stateRows.listed[subscriberState]&(1<<i) != 0 {
+		if x[i].StateRows != nil && z.masks.listed[subscriberState]&(1<<i) != 0 {
 			z.perN |= 1 << i
 		}
 	}
 	return z
 }
 
+func (z *stateRowsIndex) of(p *Point) uint64 { return z.stateRowsMask(p.StateRows, p.Subscribers) }
+
 // stateRowsMask is the mask of the state rows v of a source of n
 // subscribers: the entries that list v, or the word subscribers when v is n.
-func (z *Excluder) stateRowsMask(v, n int) uint64 {
-	m := z.stateRows.of(v)
+func (z *stateRowsIndex) stateRowsMask(v, n int) uint64 {
+	m := z.masks.of(v)
 	if v == n {
 		m |= z.perN
 	}
@@ -101,16 +144,17 @@ func (z *Excluder) stateRowsMask(v, n int) uint64 {
 // not read. It answers for every interval of a point at once, as
 // evaluation asks of every point it writes: a bit per entry that takes in
 // every value but the interval, then the interval's.
-func (z *Excluder) IntervalsLeft(dst []bool, p Point, intervals []model.Interval) []bool {
+func (z *Excluder) IntervalsLeft(dst []bool, p *Point, intervals []model.Interval) []bool {
 	dst = dst[:0]
 	var m uint64
 	if !z.none {
-		m = z.seeds.of(p.Seed) & z.subscribers.of(p.Subscribers) & z.periods.of(p.Periods) &
-			z.partitionKeys.of(p.PartitionKey) & z.workers.of(p.Workers) &
-			z.stateRowsMask(p.StateRows, p.Subscribers) & z.probabilities.of(p.Probability)
+		m = ^uint64(0)
+		for _, a := range z.point {
+			m &= a.of(p)
+		}
 	}
 	for _, k := range intervals {
-		dst = append(dst, m == 0 || m&z.intervals.of(k) == 0)
+		dst = append(dst, m == 0 || m&z.intervals.masks.of(k) == 0)
 	}
 	return dst
 }
@@ -120,21 +164,25 @@ func (z *Excluder) IntervalsLeft(dst []bool, p Point, intervals []model.Interval
 // periods that have them and state rows with the subscribers that give
 // the word subscribers its number. It looks at each value once.
 func (z *Excluder) dropping(g *Grid) uint64 {
-	m := orOf(g.Seeds, &z.seeds) & orOf(g.PartitionKeys, &z.partitionKeys) &
-		orOf(g.Workers, &z.workers) & orOf(g.Probabilities, &z.probabilities)
+	m := ^uint64(0)
+	for i, a := range gridAxes {
+		if a.Free {
+			m &= z.axes[i].union(g)
+		}
+	}
 	if g.IntervalsAll { // the intervals of p periods are none, 1..p
 		upTo := make([]uint64, slices.Max(g.Periods)+1)
-		upTo[0] = z.intervals.of(model.None)
+		upTo[0] = z.intervals.masks.of(model.None)
 		for k := 1; k < len(upTo); k++ {
-			upTo[k] = upTo[k-1] | z.intervals.of(model.Interval(k))
+			upTo[k] = upTo[k-1] | z.intervals.masks.of(model.Interval(k))
 		}
 		var pm uint64
 		for _, p := range g.Periods {
-			pm |= z.periods.of(p) & upTo[p]
+			pm |= z.periods.masks.of(p) & upTo[p]
 		}
 		m &= pm
 	} else {
-		m &= orOf(g.Periods, &z.periods) & orOf(g.Intervals, &z.intervals)
+		m &= z.periods.union(g) & z.intervals.union(g)
 	}
 	var numbers uint64
 	listed := make(map[int]bool, len(g.StateRows))
@@ -144,16 +192,16 @@ func (z *Excluder) dropping(g *Grid) uint64 {
 			word = true
 			continue
 		}
-		numbers |= z.stateRows.of(v)
+		numbers |= z.stateRows.masks.of(v)
 		listed[v] = true
 	}
 	var sm uint64
 	for _, n := range g.Subscribers {
 		s := numbers
 		if word || listed[n] {
-			s |= z.stateRowsMask(n, n)
+			s |= z.stateRows.stateRowsMask(n, n)
 		}
-		sm |= z.subscribers.of(n) & s
+		sm |= z.subscribers.masks.of(n) & s
 	}
 	return m & sm
 }

@@ -82,7 +82,7 @@ func TestExcluderMatchesEntries(t *testing.T) {
 								for _, sr := range g.StateRowsFor(n) {
 									for _, prob := range g.Probabilities {
 										pt := Point{seed, n, p, key, w, sr, prob, 0}
-										left := ix.IntervalsLeft(nil, pt, g.IntervalsFor(p))
+										left := ix.IntervalsLeft(nil, &pt, g.IntervalsFor(p))
 										for j, k := range g.IntervalsFor(p) {
 											pt.Interval = k
 											if left[j] == e.Excluded(pt) {

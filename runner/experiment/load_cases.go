@@ -21,16 +21,37 @@ const (
 
 // axisKeys are the keys a case may set and an exclude entry may name: the
 // axes of the grid, in the order of grid.csv's columns.
-var axisKeys = []string{"seeds", "subscribers", "periods", "partition_key", "workers",
-	"state_rows", "probabilities", "intervals"}
+var axisKeys = func() []string {
+	out := make([]string, len(gridAxes))
+	for i, a := range gridAxes {
+		out[i] = a.Key
+	}
+	return out
+}()
 
 // columnNames are the columns of grid.csv that exclude takes for an axis
 // key of another name: interval for intervals.
-var columnNames = map[string]string{"seed": "seeds", "probability": "probabilities", "interval": "intervals"}
+var columnNames = func() map[string]string {
+	out := map[string]string{}
+	for _, a := range gridAxes {
+		if a.Column != a.Key {
+			out[a.Column] = a.Key
+		}
+	}
+	return out
+}()
 
-// excludeNames are the names an exclude entry takes, singular first.
-var excludeNames = []string{"seed", "seeds", "subscribers", "periods", "partition_key", "workers",
-	"state_rows", "probability", "probabilities", "interval", "intervals"}
+// excludeNames are the names an exclude entry takes, the column first.
+var excludeNames = func() []string {
+	var out []string
+	for _, a := range gridAxes {
+		if a.Column != a.Key {
+			out = append(out, a.Column)
+		}
+		out = append(out, a.Key)
+	}
+	return out
+}()
 
 // mapItem is one mapping of a list of cases or exclude entries, as read:
 // where it was written and the checked value of each key it names, by

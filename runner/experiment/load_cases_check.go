@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"ckptlab/internal/words"
-	"ckptlab/model"
 )
 
 // String writes the point as its columns and values: "seed 1,
@@ -233,35 +232,10 @@ func whyNoMatch(x *Exclusion, grids []Grid) string {
 	nowhere := func(has func(g *Grid) bool) bool {
 		return !slices.ContainsFunc(grids, func(g Grid) bool { return has(&g) })
 	}
-	checks := []struct {
-		key    string
-		given  bool
-		values func() string
-		has    func(g *Grid) bool
-	}{
-		{"seed", x.Seeds != nil, func() string {
-			return joinValues(x.Seeds, func(v uint32) string { return strconv.FormatUint(uint64(v), 10) })
-		}, func(g *Grid) bool { return anyShared(g.Seeds, x.Seeds) }},
-		{"subscribers", x.Subscribers != nil, func() string { return joinValues(x.Subscribers, strconv.Itoa) },
-			func(g *Grid) bool { return anyShared(g.Subscribers, x.Subscribers) }},
-		{"periods", x.Periods != nil, func() string { return joinValues(x.Periods, strconv.Itoa) },
-			func(g *Grid) bool { return anyShared(g.Periods, x.Periods) }},
-		{"partition_key", x.PartitionKeys != nil, func() string { return joinValues(x.PartitionKeys, model.PartitionKey.String) },
-			func(g *Grid) bool { return anyShared(g.PartitionKeys, x.PartitionKeys) }},
-		{"workers", x.Workers != nil, func() string { return joinValues(x.Workers, strconv.Itoa) },
-			func(g *Grid) bool { return anyShared(g.Workers, x.Workers) }},
-		{"state_rows", x.StateRows != nil, func() string { return joinValues(x.StateRows, stateRowsText) },
-			func(g *Grid) bool { return anyShared(g.StateRows, x.StateRows) }},
-		{"probability", x.Probabilities != nil, func() string { return joinValues(x.Probabilities, words.Float) },
-			func(g *Grid) bool { return anyShared(g.Probabilities, x.Probabilities) }},
-		{"interval", x.Intervals != nil, func() string { return joinValues(x.Intervals, model.Interval.String) },
-			func(g *Grid) bool {
-				return slices.ContainsFunc(g.Periods, func(p int) bool { return anyShared(g.IntervalsFor(p), x.Intervals) })
-			}},
-	}
-	for _, c := range checks {
-		if c.given && nowhere(c.has) {
-			return "no grid has " + c.key + " " + c.values()
+	for _, a := range gridAxes {
+		if a.ops.given(&x.Axes) && nowhere(func(g *Grid) bool { return a.ops.shares(g, x) }) {
+			g := x.grid()
+			return "no grid has " + a.Column + " " + a.ops.text(&g, shortOr, words.Float)
 		}
 	}
 	return "no grid has its values together"
@@ -281,9 +255,8 @@ const (
 	ShownOfLong = 3
 )
 
-// joinValues writes values as "a or b".
-func joinValues[T any](values []T, format func(T) string) string {
-	s := words.Format(values, format)
+// shortOr joins values as "a or b", a long axis shortened.
+func shortOr(s []string) string {
 	if len(s) > LongAxis {
 		s = append(s[:ShownOfLong], "…")
 	}

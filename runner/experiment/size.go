@@ -95,9 +95,8 @@ func (e *Experiment) gridSizes(g *Grid, ix *Excluder) []Sizes {
 		return out
 	}
 	z := newSizer(e, g, ix)
-	x := e.Exclude
-	seeds := combine(classes{fullMask(len(x)): 1}, axisClasses(g.Seeds, &ix.seeds))
-	subscribers := axisClasses(g.Subscribers, &ix.subscribers)
+	seeds := ix.freeClasses(g, SourceLevel)
+	subscribers := ix.subscribers.classes(g)
 	count := func(src classes, n int) {
 		for i, p := range g.Periods {
 			for ms, c := range combine(src, classes{z.periodMask(p): 1}) {
@@ -115,7 +114,7 @@ func (e *Experiment) gridSizes(g *Grid, ix *Excluder) []Sizes {
 		return out
 	}
 	for _, n := range g.Subscribers { // state rows depend on n
-		count(combine(seeds, classes{ix.subscribers.of(n): 1}), n)
+		count(combine(seeds, classes{ix.subscribers.masks.of(n): 1}), n)
 	}
 	return out
 }
@@ -149,16 +148,16 @@ type sourceKey struct {
 }
 
 func newSizer(e *Experiment, g *Grid, ix *Excluder) *sizer {
-	perN := ix.perN != 0 || slices.Contains(g.StateRows, subscriberState)
+	perN := ix.stateRows.perN != 0 || slices.Contains(g.StateRows, subscriberState)
 	return &sizer{e: e, g: g, ix: ix, perN: perN,
-		pw: combine(axisClasses(g.PartitionKeys, &ix.partitionKeys), axisClasses(g.Workers, &ix.workers)),
+		pw: ix.freeClasses(g, PartLevel),
 		sp: map[int]classes{}, kept: map[sourceKey]int64{}, iv: map[int]classes{}, done: map[sourceKey][2]int64{},
 	}
 }
 
 // periodMask is the mask of a periods value.
 func (z *sizer) periodMask(p int) uint64 {
-	return z.ix.periods.of(p)
+	return z.ix.periods.masks.of(p)
 }
 
 // source returns the grid rows and failures rows of a source of p
@@ -171,7 +170,7 @@ func (z *sizer) source(m uint64, p, n int) (rows, fails int64) {
 	}
 	iv, ok := z.iv[p]
 	if !ok {
-		iv = axisClasses(z.g.IntervalsFor(p), &z.ix.intervals)
+		iv = axisClasses(z.g.IntervalsFor(p), &z.ix.intervals.masks)
 		z.iv[p] = iv
 	}
 	failures := z.e.FailureCount(p)
@@ -194,29 +193,30 @@ func (z *sizer) statesOf(n int) classes {
 		z.states, z.listed = classes{}, map[int]bool{}
 		for _, v := range z.g.StateRows {
 			if v != subscriberState {
-				z.states[z.ix.stateRows.of(v)]++
-				if z.ix.perN != 0 { // only then does listing n matter
+				z.states[z.ix.stateRows.masks.of(v)]++
+				if z.ix.stateRows.perN != 0 { // only then does listing n matter
 					z.listed[v] = true
 				}
 			} else {
 				z.word = true
 			}
 		}
-		z.probs = axisClasses(z.g.Probabilities, &z.ix.probabilities)
+		z.probs = z.ix.freeClasses(z.g, DecisionLevel)
 	}
 	out := make(classes, len(z.states)+2)
 	for m, c := range z.states {
 		out[m] = c
 	}
-	of := z.ix.stateRows.of(n)
-	if z.listed[n] && z.ix.perN != 0 { // the number n is n's state rows too
+	perN := z.ix.stateRows.perN
+	of := z.ix.stateRows.masks.of(n)
+	if z.listed[n] && perN != 0 { // the number n is n's state rows too
 		if out[of]--; out[of] == 0 {
 			delete(out, of)
 		}
-		out[of|z.ix.perN]++
+		out[of|perN]++
 	}
 	if z.word {
-		out[of|z.ix.perN]++
+		out[of|perN]++
 	}
 	return out
 }
@@ -251,7 +251,7 @@ func (e *Experiment) sourceLeft(g *Grid, ix *Excluder) func(seed uint32, n, p in
 	}
 	z := newSizer(e, g, ix)
 	return func(seed uint32, n, p int) bool {
-		m := ix.seeds.of(seed) & ix.subscribers.of(n) & z.periodMask(p)
+		m := ix.mask(&Point{Seed: seed, Subscribers: n, Periods: p}, SourceLevel)
 		if !z.perN {
 			n = 0
 		}
@@ -263,24 +263,15 @@ func (e *Experiment) sourceLeft(g *Grid, ix *Excluder) func(seed uint32, n, p in
 // fullSizes is the Sizes of the grid's sources of p periods without
 // exclusions: products of axis lengths.
 func (e *Experiment) fullSizes(g *Grid, p int) Sizes {
-	sources := satmath.Mul(int64(len(g.Seeds)), int64(len(g.Subscribers)))
-	parts := satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
-	points := satmath.Mul(int64(len(g.StateRows)), int64(len(g.Probabilities)))
-	combos := satmath.Mul(sources, parts, g.IntervalCount(p))
+	sources := g.product(p, SourceLevel)
+	combos := g.product(p, SourceLevel, PartLevel, IntervalLevel)
+	points := g.product(p, StateLevel, DecisionLevel)
 	return Sizes{Sources: sources, GridRows: satmath.Mul(combos, points), FailureRows: satmath.Mul(combos, e.FailureCount(p))}
 }
 
 // classes counts values, or combinations of values, by their mask: bit i
 // is set when exclude entry i takes in every value of the combination.
 type classes map[uint64]int64
-
-// fullMask has a bit for each of n entries (n <= 64).
-func fullMask(n int) uint64 {
-	if n >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<n - 1
-}
 
 // axisClasses sorts the values of one axis into classes by their masks.
 func axisClasses[T comparable](values []T, m *axisMasks[T]) classes {
