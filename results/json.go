@@ -53,8 +53,11 @@ const jsonBytes = 2*fileBytes + 32<<10
 
 // JSONBound bounds the memory writing the run document holds.
 // It reads the decisions, then the break-evens, a row at a time.
+// A text is encoded whole, in a buffer that grows as it is appended to:
+// the old buffer and the new, three times the text at most.
 func JSONBound(s Sizes) int64 {
-	return satmath.Add(jsonBytes, max(s.Decisions.Held, s.Breakeven.Held))
+	n := satmath.Add(jsonBytes, satmath.Mul(3, s.Text))
+	return satmath.Add(n, max(s.Decisions.Held, s.Breakeven.Held))
 }
 
 // writeRunJSON writes the set's run document, each line after the first

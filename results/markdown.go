@@ -18,8 +18,9 @@ import (
 const MarkdownLimit = 1_000_000
 
 // markdownBytes bounds what the Markdown holds besides its collected rows
-// and a view's block: its sections, the file's buffer, a table being read.
-const markdownBytes = 4*MarkdownLimit + 256<<10
+// and a view's block: the document, in a buffer of up to twice its limit
+// as it grows, the section being written, and the file's buffer.
+const markdownBytes = 3*MarkdownLimit + 4*fileBytes
 
 // MarkdownBound bounds the memory writing the Markdown holds: a view's
 // block at a time, and a table's first rows at a time.

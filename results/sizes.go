@@ -16,6 +16,9 @@ type Sizes struct {
 	Maps []MapSize
 	// Sources counts the sources of every grid, each once per grid.
 	Sources int64
+	// Text is the length of the longest text written whole: the
+	// description.
+	Text int64
 }
 
 // TableSize is a table's shape.

@@ -161,7 +161,7 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, sc scrat
 // Besides its sheets, a workbook holds excelize's parts, styles and zip
 // (workbookBytes), and a table being read its row and texts (readBytes).
 const (
-	workbookBytes = 4 << 20
+	workbookBytes = 5 << 20
 	readBytes     = 256 << 10
 )
 

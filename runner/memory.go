@@ -105,6 +105,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at while a writer reads them.
 	sz.Grid.Held, sz.Decisions.Held = outcomes, outcomes
+	sz.Text = int64(len(e.Description))
 	writing := satmath.Add(axisBytes(e), writersBytes(formats, sz))
 	writing = satmath.Add(writing, processBytes(e, jobs)) // the time model's answer (process.go)
 	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
