@@ -44,19 +44,12 @@ const (
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
 // holds, the program included: what `ckptlab plan` prints and --max-memory
-// checks before any work. A run holds the most either while it counts
-// (the tallies of every source and of Jobs(jobs) goroutines, their scratch
-// space, the list of tasks, the fault indexes alive at once) or while it
-// writes (the evaluated result, the failure outcomes of the source each
-// table is at, the axes' lists, the writers, and, for XLSX or Markdown
-// output, a block of the lesson's views at a time, and the workbook writer
-// for XLSX); the larger of the two, twice over as the garbage collector
-// lets the heap grow (but for the fault indexes, whose memory is reused,
-// not collected), and the program. It grows with sources, periods,
-// workers, the workers faults can touch and the rows a workbook holds in
-// memory, never with subscribers but for the faults' indexes, which are
-// bounded by indexBudget. A source several cases share counts once per
-// case.
+// checks before any work. A run holds the most while it counts (tallies,
+// scratch, tasks, fault indexes) or while it writes (the evaluated result,
+// the axes, and the bounds the writers of the formats state). The larger
+// of the two is counted twice, as the collector lets the heap grow, but
+// for the fault indexes, whose memory is reused. It never grows with
+// subscribers but for the fault indexes, bounded by indexBudget.
 func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(jobsFor(jobs))
 	var tallies, evaluated, outcomes, sources, tasks int64
