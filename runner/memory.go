@@ -54,15 +54,19 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(jobsFor(jobs))
 	var tallies, evaluated, outcomes, sources, tasks int64
 	var windows, window, bucketSizes int64 // fault index windows, the largest one's index, and its source's sizes
-	var sz results.Sizes
-	sz.Views.Largest = make([]int64, viewSheets)
 	parts := e.Partitionings()
-	for _, g := range e.Grids() {
-		gm := newGridMemory(e, parts, &g)
-		sz.Maps = append(sz.Maps, results.MapSize{StateRows: int64(len(g.StateRows)), Probabilities: int64(len(g.Probabilities))})
+	grids := e.Grids()
+	gms := make([]*gridMemory, len(grids))
+	sizes := make([][]experiment.Sizes, len(grids))
+	for i := range grids {
+		gms[i] = newGridMemory(e, parts, &grids[i])
+		sizes[i] = gms[i].sizes
+	}
+	sz := writerSizes(e, sizes)
+	for i, g := range grids {
+		gm := gms[i]
 		for k, p := range g.Periods {
 			n := gm.sizes[k].Sources
-			addSizes(&sz, e, &g, p, gm.sizes[k])
 			if n == 0 {
 				continue
 			}
@@ -77,7 +81,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			outcomes = max(outcomes, outcomeBytes(e, &g, p))
 		}
 	}
-	if len(e.Grids()) > 1 && sources > 1 { // a source of several cases is drawn once
+	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
 		sources = e.Sources()
 	}
 	// Per goroutine: the names' hashes of a task, the bins they are folded
@@ -98,7 +102,6 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	// The grid and decisions tables each hold the outcomes of the source
 	// they are at while a writer reads them.
 	sz.Grid.Held, sz.Decisions.Held = outcomes, outcomes
-	sz.Text = int64(len(e.Description))
 	writing := satmath.Add(axisBytes(e), writersBytes(formats, sz))
 	writing = satmath.Add(writing, processBytes(e, jobs)) // the time model's answer (process.go)
 	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
@@ -252,6 +255,21 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 	return satmath.Add(n, satmath.Mul(gm.ownTouched, prefix))
 }
 
+// writerSizes returns the sizes of the tables and views a run of e
+// writes, as its writers bound their memory by, from each grid's counts
+// by periods value; Held is left to the caller.
+func writerSizes(e *experiment.Experiment, sizes [][]experiment.Sizes) results.Sizes {
+	sz := results.Sizes{Text: int64(len(e.Description))}
+	sz.Views.Largest = make([]int64, viewSheets)
+	for i, g := range e.Grids() {
+		sz.Maps = append(sz.Maps, results.MapSize{StateRows: int64(len(g.StateRows)), Probabilities: int64(len(g.Probabilities))})
+		for k, p := range g.Periods {
+			addSizes(&sz, e, &g, p, sizes[i][k])
+		}
+	}
+	return sz
+}
+
 // addSizes counts the tables and views of the grid's sources of p
 // periods, of sizes n, into the sizes the writers bound their memory by.
 func addSizes(sz *results.Sizes, e *experiment.Experiment, g *experiment.Grid, p int, n experiment.Sizes) {
@@ -267,18 +285,24 @@ func addSizes(sz *results.Sizes, e *experiment.Experiment, g *experiment.Grid, p
 	}
 	// The recovery, the failure × interval matrix, the cost, the
 	// probability and the partition views: the cells of a block of each,
-	// and of one source's blocks.
+	// and of one source's blocks. The partition view has one block a
+	// source, a row per partitioning and interval, with the partitioning's
+	// key and workers for several.
 	failures := e.FailureCount(p)
+	sr, parts := int64(len(g.StateRows)), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	partition := 4 * intervals
+	if parts > 1 {
+		partition = satmath.Mul(6, parts, intervals)
+	}
 	block := [viewSheets]int64{3 * intervals, satmath.Mul(failures, intervals+1), 7 * intervals,
-		satmath.Mul(int64(len(g.Probabilities)), intervals+2), 4 * intervals}
+		satmath.Mul(int64(len(g.Probabilities)), intervals+2), partition}
 	for i, c := range block {
 		sz.Views.Largest[i] = max(sz.Views.Largest[i], c)
 	}
-	sr, parts := int64(len(g.StateRows)), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
-	cells := satmath.Add(satmath.Add(block[0], block[1]), satmath.Add(satmath.Mul(sr, satmath.Add(block[2], block[3])), satmath.Mul(parts, block[4])))
+	cells := satmath.Add(satmath.Add(block[0], block[1]), satmath.Add(satmath.Mul(sr, satmath.Add(block[2], block[3])), block[4]))
 	sz.Views.Cells = satmath.Add(sz.Views.Cells, satmath.Mul(n.Sources, cells))
 	sz.Views.Blocks = satmath.Add(sz.Views.Blocks, satmath.Mul(n.Sources, viewBlocks(g)))
-	sz.Views.MostBlocks = satmath.Add(sz.Views.MostBlocks, satmath.Mul(n.Sources, max(1, sr, parts)))
+	sz.Views.MostBlocks = satmath.Add(sz.Views.MostBlocks, satmath.Mul(n.Sources, max(1, sr)))
 }
 
 // addRows counts rows of a table of the columns into its size.
@@ -292,8 +316,10 @@ func addRows[R any](t *results.TableSize, rows int64, columns []tableColumn[R]) 
 }
 
 // viewBlocks is how many blocks the lesson's views have for one source.
+// The cost and probability views have one per state rows value, the
+// others one.
 func viewBlocks(g *experiment.Grid) int64 {
-	return satmath.Add(2, satmath.Add(satmath.Mul(2, int64(len(g.StateRows))), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
+	return satmath.Add(3, satmath.Mul(2, int64(len(g.StateRows))))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
