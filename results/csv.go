@@ -7,6 +7,9 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unsafe"
+
+	"ckptlab/internal/satmath"
 )
 
 // WriteCSV writes the table as RFC 4180 CSV with a header row and \n line
@@ -61,6 +64,28 @@ func WriteCSV(w io.Writer, t Table) error {
 		}
 	}
 	return out.flush()
+}
+
+// CSVBound bounds the memory writing the four tables as CSV holds.
+// They are written at the same time.
+func CSVBound(s Sizes) int64 {
+	var n int64
+	for _, t := range s.tables() {
+		n = satmath.Add(n, satmath.Add(csvTableBytes(t), t.Held))
+	}
+	return n
+}
+
+// csvTableBytes bounds what writing one table holds: the rows gathered,
+// the file's buffer, and per column its recent numbers' texts or its
+// quoted texts with their writer.
+func csvTableBytes(t TableSize) int64 {
+	const (
+		numbers = int64(unsafe.Sizeof([recentSlots]recentText{}))
+		texts   = 2*int64(unsafe.Sizeof([textSlots]quotedText{})) + 4096 + 512 // and the texts
+	)
+	n := int64(csvFlushAt + csvRowRoom + fileBytes)
+	return satmath.Add(n, satmath.Add(satmath.Mul(int64(t.Columns-t.Texts), numbers), satmath.Mul(int64(t.Texts), texts)))
 }
 
 // csvFlushAt is how many bytes of rows WriteCSV gathers before writing

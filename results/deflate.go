@@ -54,14 +54,24 @@ var (
 	}}
 )
 
-// MaxDeflateWorkers is the most pieces of one stream compressed at once,
+// maxDeflateWorkers is the most pieces of one stream compressed at once,
 // whatever the cores: each holds a piece in, a piece out and a compressor's
 // state, and the queue of pieces is twice as long. It bounds what a sheet
 // being packed holds.
-const MaxDeflateWorkers = 4
+const maxDeflateWorkers = 4
+
+// deflateBytes bounds what a stream being compressed holds: the piece
+// being filled, and two per compressing goroutine (one in, and its output
+// with the compressor's state).
+func deflateBytes() int64 {
+	return int64(1+2*deflateWorkers()) * deflatePiece
+}
+
+// deflateWorkers is how many pieces of one stream are compressed at once.
+func deflateWorkers() int { return min(runtime.GOMAXPROCS(0), maxDeflateWorkers) }
 
 func newParallelDeflater(out io.Writer) *parallelDeflater {
-	cores := min(runtime.GOMAXPROCS(0), MaxDeflateWorkers)
+	cores := deflateWorkers()
 	d := &parallelDeflater{
 		out:     out,
 		queue:   make(chan chan *bytes.Buffer, 2*cores),

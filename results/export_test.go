@@ -12,6 +12,12 @@ func WriteXLSXSheetRows(w io.Writer, s Set, rows int) error {
 	return xlsxWriter{sheetRows: rows}.write(context.Background(), w, s)
 }
 
+// MaxPageBreaks is maxPageBreaks, for tests of the sheets that pass it.
+const MaxPageBreaks = maxPageBreaks
+
+// PackedAtOnce is packedAtOnce, for the floor of the workbook's benchmarks.
+func PackedAtOnce() int { return packedAtOnce() }
+
 // NewParallelDeflater is newParallelDeflater, for the floor of the
 // workbook's benchmarks: the same compression, pieces and level.
 func NewParallelDeflater(w io.Writer) io.WriteCloser { return newParallelDeflater(w) }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,7 +60,7 @@ func BenchmarkLargeWorkbookFloor(b *testing.B) {
 	}()
 	for b.Loop() {
 		// The parts are written as many at once as the workbook packs.
-		slots := make(chan struct{}, min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+		slots := make(chan struct{}, results.PackedAtOnce())
 		errs := make([]error, len(parts))
 		var wg sync.WaitGroup
 		for i, p := range parts {

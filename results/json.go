@@ -11,6 +11,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"ckptlab/internal/satmath"
 )
 
 // FormatJSON is the format of <name>.json: the resolved experiment, the
@@ -43,6 +45,19 @@ const (
 // is encoded on its own and written on a line of its own.
 func WriteJSON(w io.Writer, s Set) error {
 	return writeRunJSON(context.Background(), w, s, "", "\n")
+}
+
+// jsonBytes bounds what writing the run document holds besides a table's
+// rows: its buffer and the file's, and a row's element and its encoding.
+const jsonBytes = 2*fileBytes + 32<<10
+
+// JSONBound bounds the memory writing the run document holds.
+// It reads the decisions, then the break-evens, a row at a time.
+// A text is encoded whole, in a buffer that grows as it is appended to:
+// the old buffer and the new, three times the text at most.
+func JSONBound(s Sizes) int64 {
+	n := satmath.Add(jsonBytes, satmath.Mul(3, s.Text))
+	return satmath.Add(n, max(s.Decisions.Held, s.Breakeven.Held))
 }
 
 // writeRunJSON writes the set's run document, each line after the first

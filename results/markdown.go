@@ -9,11 +9,34 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"ckptlab/internal/satmath"
 )
 
 // MarkdownLimit is the most bytes WriteMarkdown writes: below the 1 MiB
 // GitHub allows one step's job summary, with room for what a job adds.
 const MarkdownLimit = 1_000_000
+
+// markdownBytes bounds what the Markdown holds besides its collected rows
+// and a view's block: the document, in a buffer of up to twice its limit
+// as it grows, the section being written, and the file's buffer.
+const markdownBytes = 3*MarkdownLimit + 4*fileBytes
+
+// MarkdownBound bounds the memory writing the Markdown holds: a view's
+// block at a time, and a table's first rows at a time.
+func MarkdownBound(s Sizes) int64 {
+	rows := max(collectBytes(s.Breakeven, breakevenRows), collectBytes(s.Decisions, decisionRows))
+	n := satmath.Add(markdownBytes, rows)
+	n = satmath.Add(n, s.Views.blocksBytes(1))
+	return satmath.Add(n, max(s.Decisions.Held, s.Breakeven.Held))
+}
+
+// The most rows of the break-even and decisions tables the Markdown reads
+// before it shows their first.
+const (
+	breakevenRows = MarkdownLimit / 100
+	decisionRows  = MarkdownLimit / 200
+)
 
 // Bounds of the Markdown: a table longer than foldRows is folded in a
 // <details> element, and at most mermaidCharts charts of a kind are drawn.
@@ -90,7 +113,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	if len(s.Breakeven.Columns) > 0 {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Break-even: the best declared interval by failure probability\n")
-			blk, more := collect(s.Breakeven, MarkdownLimit/100)
+			blk, more := collect(s.Breakeven, breakevenRows)
 			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
 			blk = dropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
@@ -119,7 +142,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	if len(s.Decisions.Columns) > 0 {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Decisions: the interval each criterion picks\n")
-			blk, more := collect(s.Decisions, MarkdownLimit/200)
+			blk, more := collect(s.Decisions, decisionRows)
 			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
 			blk = dropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/satmath"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -50,7 +51,7 @@ const MaxSheetRows = 1_048_575
 // with excelize's stream writer, the tables' data rows written into their
 // sheets as the archive is assembled (see tableRows), and the archive and
 // the compressed sheets are kept in memory while small and in scratch
-// files past that (ArchiveInMemory, PackedInMemory), so memory does not
+// files past that (archiveInMemory, packedInMemory), so memory does not
 // grow with the tables; scratch files go to the system's temporary folder
 // and are removed before WriteXLSX returns.
 func WriteXLSX(w io.Writer, s Set) error {
@@ -66,7 +67,7 @@ type xlsxWriter struct {
 	// system's temporary folder.
 	scratch string
 	// inMemory, when set, is the most of the archive and of each packed
-	// sheet kept in memory, instead of ArchiveInMemory and PackedInMemory.
+	// sheet kept in memory, instead of archiveInMemory and packedInMemory.
 	// Tests set it to 1 to have every one go to a scratch file.
 	inMemory int
 	// streamRows and streamViews are workbook's.
@@ -96,7 +97,7 @@ func (x xlsxWriter) write(ctx context.Context, w io.Writer, s Set) error {
 	for i, c := range b.charts {
 		charts[chartPart(i)] = c
 	}
-	limits := spillLimits{archive: ArchiveInMemory, sheet: PackedInMemory}
+	limits := spillLimits{archive: archiveInMemory, sheet: packedInMemory}
 	if x.inMemory > 0 {
 		limits = spillLimits{archive: x.inMemory, sheet: x.inMemory}
 	}
@@ -157,11 +158,33 @@ func saveNormalized(ctx context.Context, f *excelize.File, w io.Writer, sc scrat
 	return packs.err()
 }
 
-// ArchiveInMemory is the most of the archive excelize saves, its parts
+// Besides its sheets, a workbook holds excelize's parts, styles and zip
+// (workbookBytes), and a table being read its row and texts (readBytes).
+const (
+	workbookBytes = 5 << 20
+	readBytes     = 256 << 10
+)
+
+// XLSXBound bounds the memory writing the workbook holds: the tables
+// being read, the views' blocks being made, the sheets being packed and
+// kept, the views' layout, the summary, the archive, and the workbook
+// around them.
+func XLSXBound(s Sizes) int64 {
+	n := satmath.Add(workbookBytes, archiveInMemory)
+	for _, t := range s.tables() {
+		n = satmath.Add(n, satmath.Add(readBytes, t.Held))
+	}
+	n = satmath.Add(n, s.Views.blocksBytes(packedAtOnce()))
+	n = satmath.Add(n, packBytes(s))
+	n = satmath.Add(n, layoutBytes(s.Views))
+	return satmath.Add(n, summaryBytes(s))
+}
+
+// archiveInMemory is the most of the archive excelize saves, its parts
 // stored and the sheets without their rows, kept in memory, in a buffer of
 // that size made at once: a larger one goes to a scratch file. The shipped
 // experiments' are 170 to 460 KB.
-const ArchiveInMemory = 512 << 10
+const archiveInMemory = 512 << 10
 
 // storingZip is the zip archive excelize saves a workbook to: its parts
 // stored as they are, for normalizeZip to compress.

@@ -77,7 +77,7 @@ func (b *workbook) writeChartSheet(sheet string, charts []Chart) error {
 		return err
 	}
 	cs := chartsSheet{vs: vs, wrap: wrap, noteChars: noteChars, chartCol: columnName(cols + 2), noteEnd: columnName(cols + 1 + chartColumns),
-		pages: pager{rows: layout.rows}, row: 1, breaks: len(charts)-1 <= MaxPageBreaks}
+		pages: pager{rows: layout.rows}, row: 1, breaks: len(charts)-1 <= maxPageBreaks}
 	for i, c := range charts {
 		if err := cs.add(c, i == 0); err != nil {
 			return err
@@ -102,7 +102,7 @@ type chartsSheet struct {
 	pages     pager
 	// breaks is whether a chart that does not fit the rest of a page
 	// starts the next at a page break: at most one break a chart after
-	// the first, so a sheet of more charts than MaxPageBreaks holds
+	// the first, so a sheet of more charts than maxPageBreaks holds
 	// breaks is printed without them. The runner draws a few charts of
 	// each kind (runner/charts.go), far fewer.
 	breaks   bool

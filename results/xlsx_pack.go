@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 
+	"ckptlab/internal/satmath"
 	"github.com/klauspost/compress/flate"
 )
 
@@ -59,7 +60,7 @@ const deflateLevel = 5
 // memory or a scratch file (see spill): the entry normalizeZip copies in place of the sheet
 // excelize wrote without rows. The tables are packed at the same time (see
 // packSheets), each sheet of a table after the other as the table is read;
-// a sheet's rows are compressed on up to MaxDeflateWorkers cores (see
+// a sheet's rows are compressed on up to maxDeflateWorkers cores (see
 // parallelDeflater).
 type packedSheet struct {
 	done chan struct{} // closed when the fields below are set
@@ -69,10 +70,40 @@ type packedSheet struct {
 	err  error
 }
 
-// PackedInMemory is the most of a packed sheet, compressed, kept in
+// packedInMemory is the most of a packed sheet, compressed, kept in
 // memory: a larger one goes to a scratch file. A small workbook's sheets
 // so cost no file each.
-const PackedInMemory = 256 << 10
+const packedInMemory = 256 << 10
+
+// packSheetBytes is the most that packing one table or view holds besides
+// its sheet's XML: the row encoder's buffer and the file's.
+const packSheetBytes = 1 << 20
+
+// packBytes bounds what packing the tables' and views' sheets holds: the
+// largest of them packed at once, each with its XML in the pieces being
+// compressed, and every packed sheet kept in memory up to packedInMemory
+// until it is copied into the archive.
+func packBytes(s Sizes) int64 {
+	pieces := deflateBytes()
+	var packed []int64
+	var held int64
+	for _, t := range s.tables() {
+		xml := tableXMLBytes(t.Rows, t.Columns)
+		packed = append(packed, satmath.Add(packSheetBytes, min(xml, pieces)))
+		held = satmath.Add(held, min(xml, satmath.Mul(t.Rows/MaxSheetRows+1, packedInMemory)))
+	}
+	// Each view's sheet is counted as large as all the views' XML.
+	views := viewXMLBytes(s.Views)
+	for range s.Views.Largest {
+		packed = append(packed, satmath.Add(packSheetBytes, min(views, pieces)))
+		held = satmath.Add(held, min(views, packedInMemory))
+	}
+	slices.Sort(packed)
+	for _, p := range packed[len(packed)-min(packedAtOnce(), len(packed)):] {
+		held = satmath.Add(held, p)
+	}
+	return held
+}
 
 // spill holds what is written to it in memory up to limit bytes, and in
 // a scratch file in dir, named after pattern (as os.CreateTemp names), once
@@ -133,12 +164,15 @@ func (s *spill) close() {
 	}
 }
 
-// MaxPackedAtOnce is the most tables packed at the same time: more would
+// maxPackedAtOnce is the most tables packed at the same time: more would
 // hold more buffers without more cores to use them.
-const MaxPackedAtOnce = 4
+const maxPackedAtOnce = 4
+
+// packedAtOnce is how many tables and views are packed at once.
+func packedAtOnce() int { return min(maxPackedAtOnce, runtime.GOMAXPROCS(0)) }
 
 // packSheets starts packing the sheets of the tables, in memory or in
-// sc's files past its limit for a sheet, MaxPackedAtOnce tables (or the cores, if fewer) at a time, each table
+// sc's files past its limit for a sheet, maxPackedAtOnce tables (or the cores, if fewer) at a time, each table
 // read once. The caller must call wait before it returns, whatever
 // happened.
 func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, sc scratch) *packs {
@@ -155,7 +189,7 @@ func packSheets(ctx context.Context, zr *zip.Reader, tables []sheetRows, sc scra
 			ps.sheets[part.path] = &packedSheet{done: make(chan struct{})}
 		}
 	}
-	slots := make(chan struct{}, min(MaxPackedAtOnce, runtime.GOMAXPROCS(0)))
+	slots := make(chan struct{}, packedAtOnce())
 	for _, r := range tables {
 		ps.wg.Go(func() {
 			slots <- struct{}{}

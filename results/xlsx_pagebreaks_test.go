@@ -42,7 +42,7 @@ func pagedView(n, rows int, ragged bool) View {
 
 // screenView is a view of more pages than a sheet's page breaks allow.
 func screenView() View {
-	v := pagedView(MaxPageBreaks+2, 40, false)
+	v := pagedView(maxPageBreaks+2, 40, false)
 	v.Name = "screen"
 	return v
 }
@@ -91,7 +91,7 @@ func sheetXML(t *testing.T, set Set, name string) (string, []byte) {
 var rowBreaksCount = regexp.MustCompile(`<rowBreaks count="(\d+)"`)
 
 // TestPageBreaksAtMostExcelsLimit holds a view sheet to the page breaks
-// Excel keeps: a sheet whose blocks need as many as MaxPageBreaks keeps
+// Excel keeps: a sheet whose blocks need as many as maxPageBreaks keeps
 // them, one that needs more is laid out to be read on screen, without
 // breaks or blocks continued, and its note says why.
 func TestPageBreaksAtMostExcelsLimit(t *testing.T) {
@@ -101,11 +101,11 @@ func TestPageBreaksAtMostExcelsLimit(t *testing.T) {
 		wantBreaks   int
 		wantNote     string
 	}{
-		{MaxPageBreaks, 40, false, MaxPageBreaks - 1, ""},
-		{MaxPageBreaks + 1, 40, false, MaxPageBreaks, ""},
-		{MaxPageBreaks + 1, 40, true, MaxPageBreaks, ""},
-		{MaxPageBreaks + 2, 40, false, 0, "This sheet would print on 1,025 pages, more than the 1,024 a sheet's page breaks allow in Excel; it is laid out to be read on screen, and printed pages break where the printer puts them."},
-		{MaxPageBreaks + 2, 40, true, 0, "This sheet would print on 1,025 pages, more than the 1,024"},
+		{maxPageBreaks, 40, false, maxPageBreaks - 1, ""},
+		{maxPageBreaks + 1, 40, false, maxPageBreaks, ""},
+		{maxPageBreaks + 1, 40, true, maxPageBreaks, ""},
+		{maxPageBreaks + 2, 40, false, 0, "This sheet would print on 1,025 pages, more than the 1,024 a sheet's page breaks allow in Excel; it is laid out to be read on screen, and printed pages break where the printer puts them."},
+		{maxPageBreaks + 2, 40, true, 0, "This sheet would print on 1,025 pages, more than the 1,024"},
 		{3000, 40, false, 0, "This sheet would print on 3,000 pages, more than the 1,024"},
 		{400, 200, false, 0, "pages, more than the 1,024 a sheet's page breaks allow in Excel"},
 	}
@@ -138,7 +138,7 @@ func TestPageBreaksAtMostExcelsLimit(t *testing.T) {
 
 // TestChartPageBreaksAtMostExcelsLimit holds the charts sheet to the page
 // breaks Excel keeps: charts of a page each keep a break apiece up to
-// MaxPageBreaks, and more of them are printed without breaks.
+// maxPageBreaks, and more of them are printed without breaks.
 func TestChartPageBreaksAtMostExcelsLimit(t *testing.T) {
 	chart := func(i int) Chart {
 		c := Chart{Data: Block{Title: fmt.Sprintf("saw-tooth %d", i), Columns: []Column{{Name: "failure period", Kind: Text},
@@ -150,8 +150,8 @@ func TestChartPageBreaksAtMostExcelsLimit(t *testing.T) {
 	}
 	for _, tt := range []struct{ charts, wantBreaks int }{
 		{3, 2},
-		{MaxPageBreaks + 1, MaxPageBreaks},
-		{MaxPageBreaks + 2, 0},
+		{maxPageBreaks + 1, maxPageBreaks},
+		{maxPageBreaks + 2, 0},
 	} {
 		var charts []Chart
 		for i := range tt.charts {

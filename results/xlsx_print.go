@@ -33,20 +33,20 @@ const (
 	portraitScale = 0.55
 )
 
-// MaxPageBreaks is the most manual page breaks between rows that a sheet
+// maxPageBreaks is the most manual page breaks between rows that a sheet
 // holds, and so the most a view's sheet keeps until it is written: Excel
 // keeps at most 1,023 and reports a file with more as damaged. A sheet
 // whose layout would need more is laid out to be read on screen instead,
 // without breaks, and its note says why (docs/outputs.md#the-workbook).
-const MaxPageBreaks = 1023
+const maxPageBreaks = 1023
 
 // onScreenNote is the note of a sheet laid out to be read on screen since
-// printed it would need more page breaks than MaxPageBreaks: it would
+// printed it would need more page breaks than maxPageBreaks: it would
 // print on pages pages.
 func onScreenNote(pages int) string {
 	return fmt.Sprintf("This sheet would print on %s pages, more than the %s a sheet's page breaks allow in Excel; "+
 		"it is laid out to be read on screen, and printed pages break where the printer puts them.",
-		Count.FormatInt(int64(pages)), Count.FormatInt(MaxPageBreaks+1))
+		Count.FormatInt(int64(pages)), Count.FormatInt(maxPageBreaks+1))
 }
 
 // joinNotes joins the sentences of a sheet's note, leaving out those

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"ckptlab/internal/satmath"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -30,6 +31,17 @@ type tableRows struct {
 	numeric []bool
 	style   []int
 	parts   []sheetPart
+}
+
+// The most XML a table's row takes: its markup, and each of its cells.
+const (
+	rowXMLBytes  = 64
+	cellXMLBytes = 64
+)
+
+// tableXMLBytes bounds the XML of a table's rows.
+func tableXMLBytes(rows int64, columns int) int64 {
+	return satmath.Mul(rows, satmath.Add(rowXMLBytes, satmath.Mul(int64(columns), cellXMLBytes)))
 }
 
 // sheetPart is one sheet of a table: its part in the package, the range

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/satmath"
 	"github.com/xuri/excelize/v2"
+	"unsafe"
 )
 
 // The summary sheet's columns: the first wide enough for a probability or
@@ -23,11 +25,34 @@ const (
 	// an even selection.
 	mapRows = 41
 	mapCols = 12
-	// SummaryMaps is the most decision maps the summary shows, one per
-	// source: what the summary holds of the decisions (runner.MemoryBytes
-	// counts it).
-	SummaryMaps = 3
+	// summaryMaps is the most decision maps the summary shows, one per
+	// source: what the summary holds of the decisions.
+	summaryMaps = 3
+	// summaryRows is the most rows the summary holds besides its maps:
+	// the break-even table's first rows and the headline, rounded up.
+	summaryRows = 64
 )
+
+// summaryBytes bounds what the summary sheet holds: its rows and its
+// decision maps.
+func summaryBytes(s Sizes) int64 {
+	rows := satmath.Mul(summaryRows, int64(s.Breakeven.Columns+1), cellBytes)
+	return satmath.Add(rows, mapsBytes(s))
+}
+
+// mapsBytes bounds the decision maps: one for each of the first few
+// sources (summaryMaps), each of every grid's state rows and probabilities
+// at most (a map's source may run on into the next case's rows), with a
+// cell per pair. A sweep of one source so counts one map.
+func mapsBytes(s Sizes) int64 {
+	const valueBytes = int64(unsafe.Sizeof(Value{})) + 96 // and its place in a map
+	var n int64
+	for _, m := range s.Maps {
+		rows := satmath.Mul(m.StateRows, satmath.Add(valueBytes+24, 4*m.Probabilities))
+		n = satmath.Add(n, satmath.Add(rows, satmath.Mul(m.Probabilities, valueBytes)))
+	}
+	return satmath.Mul(min(summaryMaps, s.Sources), n)
+}
 
 // writeSummary writes the summary sheet, the workbook's first: the
 // experiment in a paragraph, the headline answers, the break-even table
@@ -232,6 +257,11 @@ func (ss *summarySheet) keyFigures(blk Block) error {
 	return nil
 }
 
+// collectBytes bounds what collect holds of a table of the given size.
+func collectBytes(t TableSize, n int) int64 {
+	return satmath.Mul(min(t.Rows, int64(n)), int64(t.Columns+1), cellBytes)
+}
+
 // collect reads up to n rows of a table into a block, for a reader, and
 // returns how many rows it left out. The block's columns are named as
 // words (from_probability as "from probability"), so that a header wraps
@@ -358,7 +388,7 @@ func (m *decisionMap) at(i, j int) Value {
 	return m.intervals[m.best[j][i]-1]
 }
 
-// decisionMaps writes, per source (at most SummaryMaps), the best interval
+// decisionMaps writes, per source (at most summaryMaps), the best interval
 // by failure probability down and state rows across, with a colour scale
 // from short intervals to long and none in grey, when the map has more
 // than one cell.
@@ -371,7 +401,7 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 	if min(seed, subs, periods, sr, p, best) < 0 {
 		return nil
 	}
-	// The maps of the first SummaryMaps sources that differ; a source whose
+	// The maps of the first summaryMaps sources that differ; a source whose
 	// map is one already kept, of the same subscribers and periods, joins
 	// it by its seed, and the others are counted.
 	var maps []*decisionMap
@@ -390,7 +420,7 @@ func (ss *summarySheet) decisionMaps(t Table) error {
 			}
 		}
 		distinct++
-		if len(maps) < SummaryMaps {
+		if len(maps) < summaryMaps {
 			maps = append(maps, cur)
 		}
 	}

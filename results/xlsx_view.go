@@ -131,7 +131,7 @@ func (b *workbook) layOutView(m *viewMeasure) error {
 }
 
 // placeBlocks lays the blocks out on pages of pageRows rows, or, when
-// that needs more page breaks than a sheet holds (MaxPageBreaks), for the
+// that needs more page breaks than a sheet holds (maxPageBreaks), for the
 // screen, and then makes the styles the layout kept asks for, once, in
 // the order it asks: the layout set aside makes none. It returns the
 // blocks as laid out, the layout and the sheet's note.
@@ -141,7 +141,7 @@ func (vs viewSheet) placeBlocks(m *viewMeasure, pageRows int) (viewRows, viewLay
 	if err != nil {
 		return rows, laid, note, err
 	}
-	if n := laid.breaks.n; n > MaxPageBreaks {
+	if n := laid.breaks.n; n > maxPageBreaks {
 		rows, asks, note = m.forScreen(rows, n+1)
 		if laid, asks, err = vs.layOut(rows, &m.counts, asks); err != nil {
 			return rows, laid, note, err
@@ -202,7 +202,7 @@ type viewLayout struct {
 }
 
 // pageBreaks gathers the cells that begin a printed page, as many as a
-// sheet holds (MaxPageBreaks), and counts them all: a sheet that needs
+// sheet holds (maxPageBreaks), and counts them all: a sheet that needs
 // more is laid out again without breaks, and none of them is inserted.
 type pageBreaks struct {
 	cells []string
@@ -211,7 +211,7 @@ type pageBreaks struct {
 
 // add counts a break at cell, and keeps it while a sheet holds it.
 func (p *pageBreaks) add(cell string) error {
-	if p.n++; p.n <= MaxPageBreaks {
+	if p.n++; p.n <= maxPageBreaks {
 		p.cells = append(p.cells, cell)
 	}
 	return nil

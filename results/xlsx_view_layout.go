@@ -4,7 +4,24 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"ckptlab/internal/satmath"
 )
+
+// What laying a view's sheet out keeps: per page break until the sheet is
+// written, pageBreakBytes; per block of the view one at a time, a run of
+// the blocks' counts of 12 bytes, twice as its list grows.
+const (
+	pageBreakBytes  = 64
+	blockCountBytes = 24
+)
+
+// layoutBytes bounds what laying the views' sheets out keeps: a page break
+// per block, up to maxPageBreaks a sheet, and the blocks' counts.
+func layoutBytes(v ViewSizes) int64 {
+	breaks := min(v.Blocks, satmath.Mul(int64(len(v.Largest)), maxPageBreaks))
+	return satmath.Add(satmath.Mul(breaks, pageBreakBytes), satmath.Mul(v.MostBlocks, blockCountBytes))
+}
 
 // minPageRows is the fewest rows below its repeated rows that layOut
 // takes a printed page to hold.

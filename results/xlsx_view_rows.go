@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"ckptlab/internal/satmath"
 )
 
 // viewRows are the blocks of a view's sheet, written into it as the
@@ -28,6 +30,15 @@ type viewRows struct {
 	pieces int
 	styles map[styleKey]int
 	part   sheetPart
+}
+
+// blockXMLBytes is the most XML a view's block takes besides its cells:
+// its title, header and gap rows, and its rows' markup.
+const blockXMLBytes = 3*rowXMLBytes + 2048
+
+// viewXMLBytes bounds the XML of every view's rows.
+func viewXMLBytes(v ViewSizes) int64 {
+	return satmath.Add(satmath.Mul(v.Cells, cellXMLBytes), satmath.Mul(v.Blocks, blockXMLBytes))
 }
 
 func (r viewRows) sheets() []sheetPart { return []sheetPart{r.part} }

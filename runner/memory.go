@@ -2,7 +2,6 @@ package runner
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -35,69 +34,37 @@ const (
 	heapFactor = 2
 	marginNum  = 9
 	marginDen  = 8
-	// tableBytes is what writing one table holds: its file's buffer, the
-	// row's and the recent numbers' texts; a run writes up to nine at once.
-	tableBytes = 256 << 10
 	// axisCopies is how many lists of an axis's values a run holds at
 	// once: the file's values, the experiment's, and one per table or
 	// view being written.
 	axisCopies = 8
-	// xlsxBytes is the workbook around its sheets' rows: excelize's
-	// parts, styles and zip. xlsxPackBytes is the most that packing one
-	// table or view holds besides its sheet's XML: the row encoder's
-	// buffer and the file's. The XML is held in pieces of xlsxPieceBytes:
-	// one being filled, and two per compressing goroutine (one in, and its
-	// output with the compressor's state).
-	// xlsxTableCellBytes is the most XML one cell of a table or a view
-	// takes, xlsxRowBytes one row's markup. xlsxBlockBytes is what a
-	// view's sheet keeps per page break until it is written, a break per
-	// block at most and results.MaxPageBreaks a sheet. xlsxBlockCountBytes
-	// is what laying a view's sheet out keeps per block of the view at
-	// most, one view at a time: a run of the blocks' counts
-	// (results/xlsx_view_layout.go) of 12 bytes, twice as its list grows.
-	xlsxTableCellBytes  = 64
-	xlsxRowBytes        = 64
-	xlsxBytes           = 4 << 20
-	xlsxPackBytes       = 1 << 20
-	xlsxPieceBytes      = 1 << 20
-	xlsxBlockBytes      = 64
-	xlsxBlockCountBytes = 24
 	// viewSheets is how many sheets the lesson's views take (views.go).
 	viewSheets = 5
-	// xlsxSummaryRows is the most rows the summary sheet holds besides
-	// its decision maps: the break-even table's first 40 rows it shows
-	// (results/xlsx_summary.go, summaryTableRows) and the headline's dozen
-	// lines (maxHeadline), rounded up.
-	xlsxSummaryRows = 64
 )
 
 // MemoryBytes returns an upper bound of the memory a run of the experiment
 // holds, the program included: what `ckptlab plan` prints and --max-memory
-// checks before any work. A run holds the most either while it counts
-// (the tallies of every source and of Jobs(jobs) goroutines, their scratch
-// space, the list of tasks, the fault indexes alive at once) or while it
-// writes (the evaluated result, the failure outcomes of the source each
-// table is at, the axes' lists, the writers, and, for XLSX or Markdown
-// output, a block of the lesson's views at a time, and the workbook writer
-// for XLSX); the larger of the two, twice over as the garbage collector
-// lets the heap grow (but for the fault indexes, whose memory is reused,
-// not collected), and the program. It grows with sources, periods,
-// workers, the workers faults can touch and the rows a workbook holds in
-// memory, never with subscribers but for the faults' indexes, which are
-// bounded by indexBudget. A source several cases share counts once per
-// case.
+// checks before any work. A run holds the most while it counts (tallies,
+// scratch, tasks, fault indexes) or while it writes (the evaluated result,
+// the axes, and the bounds the writers of the formats state). The larger
+// of the two is counted twice, as the collector lets the heap grow, but
+// for the fault indexes, whose memory is reused. It never grows with
+// subscribers but for the fault indexes, bounded by indexBudget.
 func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	j := int64(jobsFor(jobs))
-	views := results.ShowsViews(formats)
-	var tallies, evaluated, viewsHeld, outcomes, sources, tasks, decisions int64
-	var blocks viewBlockSizes
+	var tallies, evaluated, outcomes, sources, tasks int64
 	var windows, window, bucketSizes int64 // fault index windows, the largest one's index, and its source's sizes
 	parts := e.Partitionings()
 	grids := e.Grids()
+	gms := make([]*gridMemory, len(grids))
 	sizes := make([][]experiment.Sizes, len(grids))
+	for i := range grids {
+		gms[i] = newGridMemory(e, parts, &grids[i])
+		sizes[i] = gms[i].sizes
+	}
+	sz := writerSizes(e, sizes)
 	for i, g := range grids {
-		gm := newGridMemory(e, parts, &g)
-		sizes[i] = gm.sizes
+		gm := gms[i]
 		for k, p := range g.Periods {
 			n := gm.sizes[k].Sources
 			if n == 0 {
@@ -111,11 +78,7 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 			w, each, z := gm.faultMemory(e, p, jobs)
 			windows, window, bucketSizes = satmath.Add(windows, satmath.Mul(n, w)), max(window, each), max(bucketSizes, z)
 			evaluated = satmath.Add(evaluated, satmath.Mul(n, gm.resultBytes(p)))
-			if views {
-				blocks.widen(e, &g, p)
-			}
 			outcomes = max(outcomes, outcomeBytes(e, &g, p))
-			decisions = satmath.Add(decisions, satmath.Mul(n, int64(len(g.StateRows)), int64(len(g.Probabilities))))
 		}
 	}
 	if len(grids) > 1 && sources > 1 { // a source of several cases is drawn once
@@ -137,54 +100,31 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	counting = satmath.Add(counting, satmath.Mul(min(j, windows), bucketSizes))
 	counting = satmath.Add(counting, taskBytes(e, sources))
 	// The grid and decisions tables each hold the outcomes of the source
-	// they are at, in each format that has them; the headline of the
-	// Markdown holds the decisions'.
-	var tables, holders int64
-	for _, f := range formats {
-		switch f {
-		case results.FormatCSV, results.FormatXLSX:
-			tables, holders = tables+4, holders+2
-		case results.FormatJSON:
-			// a row at a time, decisions then break-evens, and the
-			// experiment's values read in place (results/json.go)
-			tables, holders = tables+1, holders+1
-		default:
-			tables, holders = tables+1, holders+1
-		}
-	}
-	// The workbook and the Markdown each make one block of a view at a
-	// time (runner.Views), at the same time; the workbook one for each
-	// view sheet it packs at once.
-	for _, f := range formats {
-		switch f {
-		case results.FormatXLSX:
-			viewsHeld = satmath.Add(viewsHeld, blocks.largest(packedAtOnce()))
-		case results.FormatMD:
-			viewsHeld = satmath.Add(viewsHeld, blocks.largest(1))
-		}
-	}
-	// The summary sheet holds no decisions but its maps (workbookBytes
-	// counts them): the first rows of the break-even table it shows and
-	// the headline, xlsxSummaryRows at most. The Markdown holds the first
-	// decisions (results.MarkdownLimit/200 rows) and their text, and its
-	// document.
-	if slices.Contains(formats, results.FormatXLSX) {
-		viewsHeld = satmath.Add(viewsHeld, xlsxSummaryRows*int64(len(breakevenColumns)+1)*viewCellBytes)
-	}
-	if slices.Contains(formats, results.FormatMD) {
-		// its sections, the file's buffer, and the decisions' rows it collects
-		held := satmath.Mul(min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
-		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, held))
-	}
-	writing := satmath.Add(axisBytes(e), satmath.Mul(holders, outcomes))
-	writing = satmath.Add(writing, satmath.Add(viewsHeld, tables*tableBytes))
-	if slices.Contains(formats, results.FormatXLSX) {
-		writing = satmath.Add(writing, workbookBytes(e, sizes))
-	}
+	// they are at while a writer reads them.
+	sz.Grid.Held, sz.Decisions.Held = outcomes, outcomes
+	writing := satmath.Add(axisBytes(e), writersBytes(formats, sz))
 	writing = satmath.Add(writing, processBytes(e, jobs)) // the time model's answer (process.go)
 	heap := satmath.Mul(heapFactor, satmath.Add(evaluated, max(counting, writing)))
 	heap = max(minHeapBytes, heap, satmath.Add(satmath.Mul(heapFactor, satmath.Add(evaluated, counting)), indexes))
 	return satmath.Add(programBytes, satmath.Mul(heap/marginDen, marginNum))
+}
+
+// writersBytes sums the bounds the writers of the formats state.
+func writersBytes(formats []string, sz results.Sizes) int64 {
+	var n int64
+	for _, f := range formats {
+		switch f {
+		case results.FormatCSV:
+			n = satmath.Add(n, results.CSVBound(sz))
+		case results.FormatXLSX:
+			n = satmath.Add(n, results.XLSXBound(sz))
+		case results.FormatMD:
+			n = satmath.Add(n, results.MarkdownBound(sz))
+		case results.FormatJSON:
+			n = satmath.Add(n, results.JSONBound(sz))
+		}
+	}
+	return n
 }
 
 // outcomeBytes bounds the failure outcomes of one source of p periods
@@ -315,50 +255,71 @@ func (gm *gridMemory) resultBytes(p int) int64 {
 	return satmath.Add(n, satmath.Mul(gm.ownTouched, prefix))
 }
 
-// viewBlockSizes bound the largest block of each of the lesson's views,
-// over the sources: the recovery, the failure × interval matrix, the cost,
-// the probability and the partition blocks, each with its header and rows.
-type viewBlockSizes [viewSheets]int64
-
-// widen makes the sizes bound the blocks of a source of p periods too.
-func (b *viewBlockSizes) widen(e *experiment.Experiment, g *experiment.Grid, p int) {
-	n := g.IntervalCount(p)
-	cells := [viewSheets]int64{3 * n, satmath.Mul(e.FailureCount(p), n+1), 7 * n, satmath.Mul(int64(len(g.Probabilities)), n+2), 4 * n}
-	for i, c := range cells {
-		// a block's cells are numbers but for its first column
-		b[i] = max(b[i], satmath.Add(satmath.Mul(int64(unsafe.Sizeof(results.Value{})), c), 2048))
+// writerSizes returns the sizes of the tables and views a run of e
+// writes, as its writers bound their memory by, from each grid's counts
+// by periods value; Held is left to the caller.
+func writerSizes(e *experiment.Experiment, sizes [][]experiment.Sizes) results.Sizes {
+	sz := results.Sizes{Text: int64(len(e.Description))}
+	sz.Views.Largest = make([]int64, viewSheets)
+	for i, g := range e.Grids() {
+		sz.Maps = append(sz.Maps, results.MapSize{StateRows: int64(len(g.StateRows)), Probabilities: int64(len(g.Probabilities))})
+		for k, p := range g.Periods {
+			addSizes(&sz, e, &g, p, sizes[i][k])
+		}
 	}
+	return sz
 }
 
-// largest bounds k blocks held at once, each of another view.
-func (b *viewBlockSizes) largest(k int64) int64 {
-	sizes := slices.Clone(b[:])
-	slices.Sort(sizes)
-	var n int64
-	for _, s := range sizes[len(sizes)-int(min(k, int64(len(sizes)))):] {
-		n = satmath.Add(n, s)
+// addSizes counts the tables and views of the grid's sources of p
+// periods, of sizes n, into the sizes the writers bound their memory by.
+func addSizes(sz *results.Sizes, e *experiment.Experiment, g *experiment.Grid, p int, n experiment.Sizes) {
+	intervals := g.IntervalCount(p)
+	perSource := satmath.Mul(n.Sources, int64(len(g.StateRows)))
+	addRows(&sz.Grid, n.GridRows, gridColumns)
+	addRows(&sz.Failures, n.FailureRows, failureColumns)
+	addRows(&sz.Decisions, satmath.Mul(perSource, int64(len(g.Probabilities))), decisionColumns)
+	addRows(&sz.Breakeven, satmath.Mul(perSource, intervals), breakevenColumns)
+	sz.Sources = satmath.Add(sz.Sources, n.Sources)
+	if n.Sources == 0 {
+		return
 	}
-	return n
-}
-
-// viewBytes bounds the lesson's views of one source of p periods: their
-// cells, and per block its header and its rows' slices.
-func viewBytes(e *experiment.Experiment, g *experiment.Grid, p int) int64 {
-	cell := int64(viewCellBytes)
-	n := g.IntervalCount(p)
+	// The recovery, the failure × interval matrix, the cost, the
+	// probability and the partition views: the cells of a block of each,
+	// and of one source's blocks. The partition view has one block a
+	// source, a row per partitioning and interval, with the partitioning's
+	// key and workers for several.
 	failures := e.FailureCount(p)
-	cells := satmath.Add(
-		satmath.Add(satmath.Mul(failures, n+1), 3*n), // matrix and recovery
-		satmath.Add(
-			satmath.Mul(int64(len(g.StateRows)), satmath.Add(7*n, satmath.Mul(int64(len(g.Probabilities)), n+2))), // cost and probability
-			satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)), 4*n),                                  // partition
-		))
-	return satmath.Add(satmath.Mul(cell, cells), satmath.Mul(2048, viewBlocks(g)))
+	sr, parts := int64(len(g.StateRows)), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))
+	partition := 4 * intervals
+	if parts > 1 {
+		partition = satmath.Mul(6, parts, intervals)
+	}
+	block := [viewSheets]int64{3 * intervals, satmath.Mul(failures, intervals+1), 7 * intervals,
+		satmath.Mul(int64(len(g.Probabilities)), intervals+2), partition}
+	for i, c := range block {
+		sz.Views.Largest[i] = max(sz.Views.Largest[i], c)
+	}
+	cells := satmath.Add(satmath.Add(block[0], block[1]), satmath.Add(satmath.Mul(sr, satmath.Add(block[2], block[3])), block[4]))
+	sz.Views.Cells = satmath.Add(sz.Views.Cells, satmath.Mul(n.Sources, cells))
+	sz.Views.Blocks = satmath.Add(sz.Views.Blocks, satmath.Mul(n.Sources, viewBlocks(g)))
+	sz.Views.MostBlocks = satmath.Add(sz.Views.MostBlocks, satmath.Mul(n.Sources, max(1, sr)))
+}
+
+// addRows counts rows of a table of the columns into its size.
+func addRows[R any](t *results.TableSize, rows int64, columns []tableColumn[R]) {
+	t.Rows, t.Columns, t.Texts = satmath.Add(t.Rows, rows), len(columns), 0
+	for _, c := range columns {
+		if c.Kind == results.Text {
+			t.Texts++
+		}
+	}
 }
 
 // viewBlocks is how many blocks the lesson's views have for one source.
+// The cost and probability views have one per state rows value, the
+// others one.
 func viewBlocks(g *experiment.Grid) int64 {
-	return satmath.Add(2, satmath.Add(satmath.Mul(2, int64(len(g.StateRows))), satmath.Mul(int64(len(g.PartitionKeys)), int64(len(g.Workers)))))
+	return satmath.Add(3, satmath.Mul(2, int64(len(g.StateRows))))
 }
 
 // taskBytes bounds the list of tasks Count makes and the sources.
@@ -372,99 +333,6 @@ func taskBytes(e *experiment.Experiment, sources int64) int64 {
 	perSource := int64(unsafe.Sizeof(piece{})+unsafe.Sizeof(model.Source{})) + 64
 	return satmath.Mul(sources, satmath.Add(satmath.Mul(tasks, int64(unsafe.Sizeof(piece{}))), perSource))
 }
-
-// workbookBytes bounds what the workbook writer keeps in memory: the
-// four tables and the lesson's five views, packed a few sheets at a time
-// (results.MaxPackedAtOnce), each packed sheet until it is copied into
-// the archive, the summary sheet's decision maps, and the workbook around
-// them.
-func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
-	// A table's XML in memory: no more than the whole table, nor than the
-	// pieces its compressing goroutines hold, one per core up to
-	// results.MaxDeflateWorkers.
-	workers := min(runtime.GOMAXPROCS(0), results.MaxDeflateWorkers)
-	pieces := int64((1 + 2*workers) * xlsxPieceBytes)
-	tableXML := func(rows int64, cols int) int64 {
-		return satmath.Mul(rows, satmath.Add(xlsxRowBytes, satmath.Mul(int64(cols), xlsxTableCellBytes)))
-	}
-	table := func(rows int64, cols int) int64 {
-		return satmath.Add(xlsxPackBytes, min(tableXML(rows, cols), pieces))
-	}
-	// A decision per source, state rows and probability; a break-even
-	// piece per source, state rows and interval at most.
-	var grid, failures, decisions, breakevens int64
-	for i, g := range e.Grids() {
-		for j, p := range g.Periods {
-			s := sizes[i][j]
-			grid, failures = satmath.Add(grid, s.GridRows), satmath.Add(failures, s.FailureRows)
-			perSource := satmath.Mul(s.Sources, int64(len(g.StateRows)))
-			decisions = satmath.Add(decisions, satmath.Mul(perSource, int64(len(g.Probabilities))))
-			breakevens = satmath.Add(breakevens, satmath.Mul(perSource, g.IntervalCount(p)))
-		}
-	}
-	// The five views' sheets, each at most all the views' cells, and the
-	// blocks counted until they are written.
-	var viewCells, blocks, viewMost, sources int64 // viewMost: the blocks of the view of the most
-	for i, g := range e.Grids() {
-		for j, p := range g.Periods {
-			sources = satmath.Add(sources, sizes[i][j].Sources)
-			viewCells = satmath.Add(viewCells, satmath.Mul(sizes[i][j].Sources, viewBytes(e, &g, p)/viewCellBytes))
-			blocks = satmath.Add(blocks, satmath.Mul(sizes[i][j].Sources, viewBlocks(&g)))
-			viewMost = satmath.Add(viewMost, satmath.Mul(sizes[i][j].Sources, max(1, int64(len(g.StateRows)), int64(len(g.PartitionKeys)*len(g.Workers)))))
-		}
-	}
-	viewXML := satmath.Add(satmath.Mul(viewCells, xlsxTableCellBytes), satmath.Mul(blocks, 3*xlsxRowBytes))
-	view := satmath.Add(xlsxPackBytes, min(pieces, viewXML))
-	// The four tables and the views are packed a few at a time
-	// (results.MaxPackedAtOnce, or the cores if fewer): the largest of
-	// them at once.
-	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
-		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
-	slices.Sort(packed)
-	breaks := min(blocks, satmath.Mul(viewSheets, results.MaxPageBreaks))
-	n := satmath.Add(xlsxBytes, satmath.Add(satmath.Mul(breaks, xlsxBlockBytes), satmath.Mul(viewMost, xlsxBlockCountBytes)))
-	// Each packed sheet, compressed, is kept in memory up to
-	// results.PackedInMemory until it is copied into the archive: no more
-	// than its XML.
-	held := satmath.Mul(viewSheets, min(viewXML, results.PackedInMemory))
-	for _, t := range []struct {
-		rows int64
-		cols int
-	}{{grid, len(gridColumns)}, {failures, len(failureColumns)}, {decisions, len(decisionColumns)}, {breakevens, len(breakevenColumns)}} {
-		held = satmath.Add(held, min(tableXML(t.rows, t.cols), satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
-	}
-	n = satmath.Add(n, held)
-	// The archive excelize saves, in memory up to results.ArchiveInMemory
-	// (a buffer of that size, made at once).
-	n = satmath.Add(n, results.ArchiveInMemory)
-	n = satmath.Add(n, decisionMapBytes(e, sources))
-	for _, t := range packed[len(packed)-int(packedAtOnce()):] {
-		n = satmath.Add(n, t)
-	}
-	return n
-}
-
-// decisionMapBytes bounds the summary sheet's decision maps: one for
-// each of the first few sources (results.SummaryMaps), and no more maps
-// than the sources of the grids, each of every state rows and probability
-// value of the experiment at most (a map's source may run on into the
-// next case's rows), with a cell per pair. A sweep of one source so counts
-// one map, not SummaryMaps: the 2M-row workbook's is 15 MiB of its heap.
-func decisionMapBytes(e *experiment.Experiment, sources int64) int64 {
-	const valueBytes = int64(unsafe.Sizeof(results.Value{})) + 96 // and its place in a map
-	var n int64
-	for _, g := range e.Grids() {
-		sr, p := int64(len(g.StateRows)), int64(len(g.Probabilities))
-		n = satmath.Add(n, satmath.Add(satmath.Mul(sr, satmath.Add(valueBytes+24, 4*p)), satmath.Mul(p, valueBytes)))
-	}
-	return satmath.Mul(min(results.SummaryMaps, sources), n)
-}
-
-// packedAtOnce is how many tables and views the workbook packs at once.
-func packedAtOnce() int64 { return int64(min(results.MaxPackedAtOnce, runtime.GOMAXPROCS(0))) }
-
-// viewCellBytes is what a cell of a view holds: the value and its text.
-const viewCellBytes = int64(unsafe.Sizeof(results.Value{})) + 16
 
 // MiB writes a number of bytes in mebibytes, rounded up, for messages.
 func MiB(bytes int64) string {
