@@ -169,11 +169,11 @@ func MemoryBytes(e *experiment.Experiment, jobs int, formats []string) int64 {
 	// decisions (results.MarkdownLimit/200 rows) and their text, and its
 	// document.
 	if slices.Contains(formats, results.FormatXLSX) {
-		viewsHeld = satmath.Add(viewsHeld, xlsxSummaryRows*int64(len(breakevenColumns)+1)*viewCellBytes)
+		viewsHeld = satmath.Add(viewsHeld, xlsxSummaryRows*int64(breakevenWidth+1)*viewCellBytes)
 	}
 	if slices.Contains(formats, results.FormatMD) {
 		// its sections, the file's buffer, and the decisions' rows it collects
-		held := satmath.Mul(min(decisions, results.MarkdownLimit/200), int64(len(decisionColumns)+1)*viewCellBytes)
+		held := satmath.Mul(min(decisions, results.MarkdownLimit/200), int64(decisionsWidth+1)*viewCellBytes)
 		viewsHeld = satmath.Add(viewsHeld, satmath.Add(4*results.MarkdownLimit, held))
 	}
 	writing := satmath.Add(axisBytes(e), satmath.Mul(holders, outcomes))
@@ -418,8 +418,8 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	// The four tables and the views are packed a few at a time
 	// (results.MaxPackedAtOnce, or the cores if fewer): the largest of
 	// them at once.
-	packed := []int64{table(grid, len(gridColumns)), table(failures, len(failureColumns)),
-		table(decisions, len(decisionColumns)), table(breakevens, len(breakevenColumns)), view, view, view, view, view}
+	packed := []int64{table(grid, gridWidth), table(failures, failuresWidth),
+		table(decisions, decisionsWidth), table(breakevens, breakevenWidth), view, view, view, view, view}
 	slices.Sort(packed)
 	breaks := min(blocks, satmath.Mul(viewSheets, results.MaxPageBreaks))
 	n := satmath.Add(xlsxBytes, satmath.Add(satmath.Mul(breaks, xlsxBlockBytes), satmath.Mul(viewMost, xlsxBlockCountBytes)))
@@ -430,7 +430,7 @@ func workbookBytes(e *experiment.Experiment, sizes [][]experiment.Sizes) int64 {
 	for _, t := range []struct {
 		rows int64
 		cols int
-	}{{grid, len(gridColumns)}, {failures, len(failureColumns)}, {decisions, len(decisionColumns)}, {breakevens, len(breakevenColumns)}} {
+	}{{grid, gridWidth}, {failures, failuresWidth}, {decisions, decisionsWidth}, {breakevens, breakevenWidth}} {
 		held = satmath.Add(held, min(tableXML(t.rows, t.cols), satmath.Mul(t.rows/results.MaxSheetRows+1, results.PackedInMemory)))
 	}
 	n = satmath.Add(n, held)
