@@ -9,9 +9,6 @@ func (r *result) answer() *answer.Answer {
 	return r.ans
 }
 
-// Answer returns the run's answer, as the writers read it.
-func (r *result) Answer() *answer.Answer { return r.answer() }
-
 // answerGroups yields every source and state size with an interval left,
 // in the order of breakeven.csv, each source numbered by its place in
 // r.Sources; a group that cases repeat is marked so.

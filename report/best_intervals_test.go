@@ -39,7 +39,7 @@ func TestBestIntervalsAreDecisionsColumns(t *testing.T) {
 	rs = append(rs, evaluate(t, *casesExperiment()),
 		evaluateYAML(t, "name: x\nstate_rows: [0, 10, subscribers]\nexclude:\n  - {interval: 4, probability: 1}\n  - {state_rows: 10, probability: 0.5}\n"))
 	for _, r := range rs {
-		best := r.BestIntervalsTable()
+		best := r.bestIntervalsTable()
 		var names []string
 		for _, c := range best.Columns {
 			names = append(names, c.Name)
@@ -52,7 +52,7 @@ func TestBestIntervalsAreDecisionsColumns(t *testing.T) {
 				t.Errorf("%s: column %d is %+v, decisions.csv's %+v", r.Exp.Name, i, c, decisionColumns[j].Column)
 			}
 		}
-		got, want := rowsOf(best), projected(t, r.DecisionsTable(), names)
+		got, want := rowsOf(best), projected(t, r.decisionsTable(), names)
 		if len(want) == 0 {
 			t.Fatalf("%s: no decisions to compare", r.Exp.Name)
 		}
@@ -66,7 +66,7 @@ func TestBestIntervalsAreDecisionsColumns(t *testing.T) {
 func TestBestIntervalsMakeNoSchedule(t *testing.T) {
 	r := evaluateYAML(t, "name: x\nstate_rows: [0, 10, 100]\n")
 	n := 0
-	for range r.BestIntervalsTable().Rows {
+	for range r.bestIntervalsTable().Rows {
 		n++
 	}
 	if n != 12 {
@@ -75,7 +75,7 @@ func TestBestIntervalsMakeNoSchedule(t *testing.T) {
 	if len(r.schedules.m) != 0 {
 		t.Fatalf("the best intervals found %d schedules, want none", len(r.schedules.m))
 	}
-	for range r.DecisionsTable().Rows {
+	for range r.decisionsTable().Rows {
 	}
 	if len(r.schedules.m) != n {
 		t.Fatalf("the decisions found %d schedules, want %d: the check above cannot fail", len(r.schedules.m), n)

@@ -98,21 +98,21 @@ func TestCasesEqualSeparateRuns(t *testing.T) {
 		sep := evaluate(t, separate(e, g))
 		var kept [][]results.Value
 		combos := map[string]bool{} // seed..interval of failures.csv with a point left
-		for _, row := range rowsOf(sep.GridTable()) {
+		for _, row := range rowsOf(sep.gridTable()) {
 			if !e.Excluded(rowPoint(row)) {
 				kept = append(kept, row)
 				combos[comboKey(row[:5], row[7])] = true
 			}
 		}
 		wantGrid = append(wantGrid, recomputeBest(kept)...)
-		for _, row := range rowsOf(sep.FailuresTable()) {
+		for _, row := range rowsOf(sep.failuresTable()) {
 			if combos[comboKey(row[:5], row[5])] {
 				wantFailures = append(wantFailures, row)
 			}
 		}
 	}
-	compareRows(t, "grid", rowsOf(res.GridTable()), wantGrid)
-	compareRows(t, "failures", rowsOf(res.FailuresTable()), wantFailures)
+	compareRows(t, "grid", rowsOf(res.gridTable()), wantGrid)
+	compareRows(t, "failures", rowsOf(res.failuresTable()), wantFailures)
 	if n := int64(len(wantGrid)); n != e.GridRows() || n == 0 {
 		t.Errorf("GridRows() = %d, the tables have %d rows", e.GridRows(), n)
 	}
@@ -134,10 +134,10 @@ func TestCasesViewsEqualSeparateRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := heldViews(evaluate(t, *e).Views())
+	got := heldViews(evaluate(t, *e).views())
 	var want []results.View
 	for _, g := range e.Cases {
-		views := heldViews(evaluate(t, separate(e, g)).Views())
+		views := heldViews(evaluate(t, separate(e, g)).views())
 		if want == nil {
 			want = views
 			continue
@@ -228,7 +228,7 @@ func BenchmarkGridTableExcluded(b *testing.B) {
 		}
 		b.Run(tt.name, func(b *testing.B) {
 			for b.Loop() {
-				if err := results.WriteCSV(io.Discard, res.GridTable()); err != nil {
+				if err := results.WriteCSV(io.Discard, res.gridTable()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -251,11 +251,11 @@ func TestCasesDecisionsEqualSeparateRuns(t *testing.T) {
 	var decisions, breakeven [][]results.Value
 	for _, g := range e.Cases {
 		sep := evaluate(t, separate(e, g))
-		decisions = appendNew(decisions, rowsOf(sep.DecisionsTable()), 5)
-		breakeven = appendNew(breakeven, rowsOf(sep.BreakevenTable()), 4)
+		decisions = appendNew(decisions, rowsOf(sep.decisionsTable()), 5)
+		breakeven = appendNew(breakeven, rowsOf(sep.breakevenTable()), 4)
 	}
-	compareRows(t, "decisions", rowsOf(res.DecisionsTable()), decisions)
-	compareRows(t, "breakeven", rowsOf(res.BreakevenTable()), breakeven)
+	compareRows(t, "decisions", rowsOf(res.decisionsTable()), decisions)
+	compareRows(t, "breakeven", rowsOf(res.breakevenTable()), breakeven)
 }
 
 // appendNew appends the groups of rows (rows equal in their first key
@@ -285,12 +285,12 @@ func TestExcludedDecisions(t *testing.T) {
 	res := evaluate(t, *e)
 	whole := evaluate(t, experiment.Lesson("x"))
 	wantBest := map[float64]string{} // from grid.csv's best rows
-	for _, row := range rowsOf(res.GridTable()) {
+	for _, row := range rowsOf(res.gridTable()) {
 		if row[len(gridColumns)-1-2].Bool { // best
 			wantBest[row[6].Float] = row[7].Text
 		}
 	}
-	rows, before := rowsOf(res.DecisionsTable()), rowsOf(whole.DecisionsTable())
+	rows, before := rowsOf(res.decisionsTable()), rowsOf(whole.decisionsTable())
 	if len(rows) != 4 || len(before) != 4 {
 		t.Fatalf("%d and %d decisions, want 4", len(rows), len(before))
 	}
@@ -313,7 +313,7 @@ func TestExcludedDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := rowsOf(evaluate(t, *e).BreakevenTable())
+		rows := rowsOf(evaluate(t, *e).breakevenTable())
 		found := slices.ContainsFunc(rows, func(row []results.Value) bool { return row[4].Text == "4" })
 		return found, rows[0][7].Text + ".." + rows[len(rows)-1][8].Text
 	}
@@ -350,8 +350,8 @@ func TestCasesShardsMerge(t *testing.T) {
 	}
 	merged := newResult(res)
 	for _, tab := range []struct{ one, merged results.Table }{
-		{one.GridTable(), merged.GridTable()}, {one.FailuresTable(), merged.FailuresTable()},
-		{one.DecisionsTable(), merged.DecisionsTable()}, {one.BreakevenTable(), merged.BreakevenTable()},
+		{one.gridTable(), merged.gridTable()}, {one.failuresTable(), merged.failuresTable()},
+		{one.decisionsTable(), merged.decisionsTable()}, {one.breakevenTable(), merged.breakevenTable()},
 	} {
 		var a, b bytes.Buffer
 		if err := results.WriteCSV(&a, tab.one); err != nil {
@@ -375,16 +375,16 @@ func TestExcludedViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := evaluate(t, *e)
-	if h := res.Headline(); len(h) == 0 || len(h) > maxHeadline {
+	if h := res.headline(); len(h) == 0 || len(h) > maxHeadline {
 		t.Errorf("headline of %d lines", len(h))
 	}
-	for _, c := range res.Charts() {
+	for _, c := range res.charts() {
 		if strings.Contains(c.Data.Title, "Expected total") && strings.Contains(c.Data.Title, "200 subscribers") &&
 			len(c.Data.Columns) != 1+4+1 {
 			t.Errorf("chart %q has %d columns, want the probability, the 4 intervals and the envelope", c.Data.Title, len(c.Data.Columns))
 		}
 	}
-	for _, v := range heldViews(res.Views()) {
+	for _, v := range heldViews(res.views()) {
 		for _, b := range v.Blocks {
 			if strings.Contains(b.Title, "30 subscribers") && strings.Contains(b.Title, "by type over 3 workers") {
 				t.Errorf("view %s has a block of an excluded partitioning: %s", v.Name, b.Title)

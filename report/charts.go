@@ -22,7 +22,7 @@ const (
 	maxChartPoints = 41
 )
 
-// Charts returns the figures that answer the lesson's questions:
+// charts returns the figures that answer the lesson's questions:
 //
 //   - expected total against failure probability, a line per interval,
 //     for each source and state_rows: E_k(p) is a straight line in p, so the
@@ -38,7 +38,7 @@ const (
 // representative ones and its note says which. Charts follow the cases and
 // the exclusions as the views do: each source with its case's axes, the
 // intervals and partitionings with a point left.
-func (r *result) Charts() []results.Chart {
+func (r *result) charts() []results.Chart {
 	ans := r.answer()
 	var expected, sawtooth, workers chartsOfKind
 	src, title := -1, ""

@@ -13,7 +13,7 @@ import (
 )
 
 func TestLessonCharts(t *testing.T) {
-	charts := evaluate(t, experiment.Lesson("lesson")).Charts()
+	charts := evaluate(t, experiment.Lesson("lesson")).charts()
 	if len(charts) != 2 {
 		t.Fatalf("%d charts, want expected total and the saw-tooth (one worker count: no workers chart)", len(charts))
 	}
@@ -93,7 +93,7 @@ func appendOne(v results.Value) string { return strconv.FormatFloat(v.Float, 'f'
 func TestWorkersChart(t *testing.T) {
 	e := experiment.Lesson("workers")
 	e.Workers = []int{1, 2, 4, 8}
-	charts := evaluate(t, e).Charts()
+	charts := evaluate(t, e).charts()
 	if len(charts) != 3 {
 		t.Fatalf("%d charts, want 3 with a workers chart", len(charts))
 	}
@@ -176,7 +176,7 @@ func TestChartMarksAreTheBreakevens(t *testing.T) {
 		res := evaluate(t, *e)
 		// The crossings of each envelope of breakeven.csv: a new envelope
 		// starts at probability 0.
-		table := res.BreakevenTable()
+		table := res.breakevenTable()
 		from := slices.Index(table.Header(), "from_probability")
 		var envelopes [][]float64
 		for r := range table.Rows {
@@ -187,7 +187,7 @@ func TestChartMarksAreTheBreakevens(t *testing.T) {
 			}
 		}
 		next := 0
-		for _, c := range res.Charts() {
+		for _, c := range res.charts() {
 			if c.Data.Columns[0].Name != "failure probability" {
 				if len(c.Marks) > 0 {
 					t.Errorf("%s: %q marks break-evens", e.Name, c.Data.Title)
@@ -229,7 +229,7 @@ func TestShippedChartsDrawDistinctLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range evaluate(t, *e).Charts() {
+		for _, c := range evaluate(t, *e).charts() {
 			cols := c.Data.Columns
 			for _, rec := range c.Recommended {
 				if !slices.ContainsFunc(cols[1:], func(col results.Column) bool { return col.Name == rec }) {

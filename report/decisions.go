@@ -159,11 +159,11 @@ func (d *decision) estimate(v float64) string {
 	return results.FloatValue(v).String()
 }
 
-// DecisionsTable returns decisions.csv's table (docs/decisions.md).
+// decisionsTable returns decisions.csv's table (docs/decisions.md).
 // Its rows are counted from the decisions' points (Count), so that the
 // workbook need not make every decision once more to count them, and
 // only when a workbook asks.
-func (r *result) DecisionsTable() results.Table {
+func (r *result) decisionsTable() results.Table {
 	count := func() int {
 		n := 0
 		for range r.decisionPoints {
@@ -182,11 +182,11 @@ func (r *result) DecisionsTable() results.Table {
 	}}
 }
 
-// BestIntervalsTable returns decisions.csv's rows, in its order, with only
+// bestIntervalsTable returns decisions.csv's rows, in its order, with only
 // the columns bestIntervalColumns names: the table the summary's decision
 // maps read (results.Set.BestIntervals), made without the criteria that
 // cost a decision O(P) and O(P²).
-func (r *result) BestIntervalsTable() results.Table {
+func (r *result) bestIntervalsTable() results.Table {
 	return results.Table{Name: "best_intervals", Columns: header(bestIntervalColumns), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for d := range r.bestIntervals {
@@ -277,9 +277,9 @@ var breakevenColumns = []tableColumn[breakevenRow]{
 	textColumn("to_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.To) }),
 }
 
-// BreakevenTable returns breakeven.csv's table (docs/decisions.md): one row per
+// breakevenTable returns breakeven.csv's table (docs/decisions.md): one row per
 // piece of the envelope, in increasing probability.
-func (r *result) BreakevenTable() results.Table {
+func (r *result) breakevenTable() results.Table {
 	return results.Table{Name: "breakeven", Columns: header(breakevenColumns), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		for b := range r.breakevens {

@@ -37,7 +37,7 @@ func drain(t results.Table) (n int) {
 func BenchmarkGridTable(b *testing.B) {
 	r := benchResult(b)
 	for b.Loop() {
-		drain(r.GridTable())
+		drain(r.gridTable())
 	}
 }
 
@@ -47,8 +47,8 @@ func BenchmarkDecisions(b *testing.B) {
 	r := benchResult(b)
 	for b.Loop() {
 		r.schedules = scheduleMemo{}
-		drain(r.DecisionsTable())
-		drain(r.BreakevenTable())
-		r.Headline()
+		drain(r.decisionsTable())
+		drain(r.breakevenTable())
+		r.headline()
 	}
 }

@@ -40,12 +40,12 @@ func column(t *testing.T, rows func(func([]string) bool), header []string, name 
 }
 
 func textRows(r *result, which string) ([]string, func(func([]string) bool)) {
-	tab := r.GridTable()
+	tab := r.gridTable()
 	switch which {
 	case "decisions":
-		tab = r.DecisionsTable()
+		tab = r.decisionsTable()
 	case "breakeven":
-		tab = r.BreakevenTable()
+		tab = r.breakevenTable()
 	}
 	return tab.Header(), func(yield func([]string) bool) {
 		for row := range tab.Rows {
@@ -106,7 +106,7 @@ func TestDecisionOrder(t *testing.T) {
 // style, thousands separated.
 func TestHeadlineCountsInNumberStyle(t *testing.T) {
 	r := evaluateYAML(t, "name: big\nsubscribers: 20\nstate_rows: {from: 0, to: 20000, step: 10}\n")
-	h := r.Headline()
+	h := r.headline()
 	more := regexp.MustCompile(`^… and (\d{1,3}(,\d{3})*) more envelopes in breakeven.csv$`)
 	for _, l := range h {
 		if m := more.FindStringSubmatch(l); m != nil {
@@ -125,7 +125,7 @@ func TestHeadlineIsShort(t *testing.T) {
 	// Faults make the envelopes of the seeds differ, more than fit.
 	r := evaluateYAML(t, "name: big\nseeds: {from: 1, to: 6}\nsubscribers: 20\nstate_rows: [subscribers, 5, 40]\n"+
 		"probabilities: {from: 0, to: 1, step: 0.1}\nintervals: all\nmissing: 5\n")
-	h := r.Headline()
+	h := r.headline()
 	if len(h) == 0 || len(h) > maxHeadline {
 		t.Fatalf("headline of %d lines, want 1..%d:\n%s", len(h), maxHeadline, strings.Join(h, "\n"))
 	}
@@ -135,7 +135,7 @@ func TestHeadlineIsShort(t *testing.T) {
 	if !slices.ContainsFunc(h, func(l string) bool { return strings.HasSuffix(l, "more envelopes in breakeven.csv") }) {
 		t.Errorf("no line points to the envelopes not shown:\n%s", strings.Join(h, "\n"))
 	}
-	if again := r.Headline(); !slices.Equal(h, again) {
+	if again := r.headline(); !slices.Equal(h, again) {
 		t.Errorf("headline differs between calls")
 	}
 	for _, l := range h {
@@ -166,7 +166,7 @@ func TestHeadlineWorkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := evaluateYAML(t, tt.yaml)
-		h := r.Headline()
+		h := r.headline()
 		const head = "the busiest worker recovers at most, over every failure (checkpoint every 4 periods, partitioned by subscriber), by workers"
 		i := slices.IndexFunc(h, func(l string) bool { return strings.HasPrefix(l, "the busiest worker") })
 		if tt.want == "" {
@@ -187,7 +187,7 @@ func TestHeadlineWorkers(t *testing.T) {
 				said[f[2]] = f[0]
 			}
 		}
-		g := r.GridTable()
+		g := r.gridTable()
 		header := g.Header()
 		checked := 0
 		for row := range g.Rows {
@@ -217,17 +217,17 @@ func TestHeadlineWorkers(t *testing.T) {
 // source's stream does not depend on its seed, so thirty seeds share one
 // envelope; with faults some differ and get lines of their own.
 func TestHeadlineEnvelopesAlike(t *testing.T) {
-	h := evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\n").Headline()
+	h := evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\n").headline()
 	want := "seeds 1 to 30, 200 subscribers, 12 periods, a checkpoint writes 200 rows (30 seeds alike): no checkpoint below p = 11/18, every 6 periods up to 11/12, every 4 above (927.3 rows at p = 1)"
 	if !slices.ContainsFunc(h, func(l string) bool { return strings.HasPrefix(l, want) }) {
 		t.Errorf("headline lacks %q:\n%s", want, strings.Join(h, "\n"))
 	}
-	h = evaluateYAML(t, "name: x\nstate_rows: {from: 400, to: 4000, step: 100}\nprobabilities: [0.5, 1]\n").Headline()
+	h = evaluateYAML(t, "name: x\nstate_rows: {from: 400, to: 4000, step: 100}\nprobabilities: [0.5, 1]\n").headline()
 	want = "seed 20260218, 200 subscribers, 12 periods, a checkpoint writes 400 to 4,000 rows (37 state sizes alike): no checkpoint for p from 1/2 to 1 (1,200.0 rows at p = 1)"
 	if !slices.Contains(h, want) {
 		t.Errorf("headline lacks %q:\n%s", want, strings.Join(h, "\n"))
 	}
-	h = evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\nmissing: 40\n").Headline()
+	h = evaluateYAML(t, "name: x\nseeds: {from: 1, to: 30}\nmissing: 40\n").headline()
 	if len(h) > maxHeadline {
 		t.Errorf("headline of %d lines", len(h))
 	}
@@ -252,10 +252,10 @@ probabilities: [0.2, 0.4, 0.6, 0.8, 1]
 cases: [{workers: 4}, {workers: 8}]
 `)
 	groups := map[string]bool{}
-	for row := range r.BreakevenTable().Rows { // seed, subscribers, periods, state_rows, ...
+	for row := range r.breakevenTable().Rows { // seed, subscribers, periods, state_rows, ...
 		groups[row[0].String()+" "+row[1].String()+" "+row[2].String()+" "+row[3].String()] = true
 	}
-	h := strings.Join(r.Headline(), "\n")
+	h := strings.Join(r.headline(), "\n")
 	if len(groups) != 3 || !strings.Contains(h, "3 envelopes in breakeven.csv") {
 		t.Errorf("breakeven.csv has %d envelopes; the headline says:\n%s", len(groups), h)
 	}

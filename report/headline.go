@@ -19,7 +19,7 @@ import (
 // summarized.
 const maxHeadline = 12
 
-// Headline returns the run's answer in words (docs/decisions.md), at most a dozen
+// headline returns the run's answer in words (docs/decisions.md), at most a dozen
 // lines, for a reader who has not read the lesson: first what to do (for
 // each source, state size and probability, "checkpoint every 4 periods",
 // with its expected cost in rows), then why (the break-even probabilities
@@ -27,8 +27,8 @@ const maxHeadline = 12
 // Where the lines do not allow every detail, the details fold into fewer,
 // longer lines; a grid too large for that is summarized, and the tables
 // stay the record.
-func (r *result) Headline() []string {
-	out := r.headline()
+func (r *result) headline() []string {
+	out := r.headlineBody()
 	if len(out) > 0 {
 		out[0] = r.Exp.Name + ": " + out[0]
 	}
@@ -90,7 +90,7 @@ const maxFolds = 2
 // headline holds, for a small grid, its few envelopes and decisions; a
 // large grid's decisions are counted as they stream by, so the headline's
 // memory does not grow with the grid.
-func (r *result) headline() []string {
+func (r *result) headlineBody() []string {
 	ngroups, probs := 0, 0
 	for g := range r.answerGroups {
 		if !g.Repeat {

@@ -44,13 +44,13 @@ const (
 	keyCases         = 3
 )
 
-// KeyFigures returns the summary's block of key figures: at each decision
+// keyFigures returns the summary's block of key figures: at each decision
 // point, the best interval and its expected total, what it saves against
 // no checkpoint and against the runner-up (the least of the others), in
 // rows and as the ratio of their totals to its. Sources that differ only
 // in their seed share a row, their figures as the range over the seeds.
 // Past the bounds above it takes an even selection of the points.
-func (r *result) KeyFigures() results.Block {
+func (r *result) keyFigures() results.Block {
 	var figs []*keyFigure
 	at := map[[4]float64]*keyFigure{}
 	cases := map[[2]int]bool{}

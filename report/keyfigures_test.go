@@ -9,7 +9,7 @@ import (
 // TestKeyFigures checks the lesson's key figures against its printed
 // totals, and that a long sweep gives an even selection of its points.
 func TestKeyFigures(t *testing.T) {
-	blk := evaluate(t, experiment.Lesson("lesson")).KeyFigures()
+	blk := evaluate(t, experiment.Lesson("lesson")).keyFigures()
 	if len(blk.Rows) != 4 {
 		t.Fatalf("%d rows, want the lesson's 4 probabilities", len(blk.Rows))
 	}
@@ -34,7 +34,7 @@ func TestKeyFigures(t *testing.T) {
 	for i := range 101 {
 		e.Probabilities = append(e.Probabilities, float64(i)/100)
 	}
-	if n := len(evaluate(t, e).KeyFigures().Rows); n != keyProbabilities {
+	if n := len(evaluate(t, e).keyFigures().Rows); n != keyProbabilities {
 		t.Errorf("a sweep of 101 probabilities gives %d key figures, want %d", n, keyProbabilities)
 	}
 }

@@ -56,7 +56,7 @@ func BenchmarkLargeViews(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	views := res.Views()
+	views := res.views()
 	b.ResetTimer()
 	for b.Loop() {
 		blocks := 0
@@ -77,7 +77,7 @@ func BenchmarkLargeDecisions(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, t := range []results.Table{res.DecisionsTable(), res.BestIntervalsTable()} {
+	for _, t := range []results.Table{res.decisionsTable(), res.bestIntervalsTable()} {
 		b.Run(t.Name, func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
@@ -105,7 +105,7 @@ func BenchmarkLargeBreakeven(b *testing.B) {
 	b.Run("rows", func(b *testing.B) {
 		defer reportCPU(b)()
 		for b.Loop() {
-			for range res.BreakevenTable().Rows {
+			for range res.breakevenTable().Rows {
 			}
 		}
 	})

@@ -134,7 +134,7 @@ func TestGridBestIsLeastLeft(t *testing.T) {
 		}
 		var order []string
 		points := map[string]*point{}
-		for _, row := range rowsOf(r.GridTable()) {
+		for _, row := range rowsOf(r.gridTable()) {
 			k := key(row)
 			p := points[k]
 			if p == nil {

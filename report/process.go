@@ -191,9 +191,9 @@ func timeCells[R any](dst []results.Value, cols []timeColumn[R], r *R) []results
 	return dst
 }
 
-// ProcessTables returns process.csv's and process_decisions.csv's tables,
+// processTables returns process.csv's and process_decisions.csv's tables,
 // or zero tables without the time model.
-func (r *result) ProcessTables() (rows, decisions results.Table) {
+func (r *result) processTables() (rows, decisions results.Table) {
 	if r.Exp.Time == nil {
 		return results.Table{}, results.Table{}
 	}

@@ -12,13 +12,13 @@ import (
 	"ckptlab/results"
 )
 
-// TimeCharts returns the charts of the workbook's time sheet: per source
+// timeCharts returns the charts of the workbook's time sheet: per source
 // and checkpoint, restart and shape, the share of time lost against the
 // declared interval, a line per MTBF, on a log axis when the lines lie a
 // hundredfold apart. A diamond marks each line's best interval. An
 // interval is drawn where every line has a figure; none, which has no
 // place on the axis, is said in the note. None without the time model.
-func (r *result) TimeCharts() []results.Chart {
+func (r *result) timeCharts() []results.Chart {
 	type key struct {
 		source              int
 		checkpoint, restart float64

@@ -23,7 +23,7 @@ import (
 // processCSV returns the time model's two tables of r as CSV.
 func processCSV(t *testing.T, r *result) (rows, decisions string) {
 	t.Helper()
-	p, d := r.ProcessTables()
+	p, d := r.processTables()
 	var a, b bytes.Buffer
 	if err := results.WriteCSV(&a, p); err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestProcessExactAgainstSimulation(t *testing.T) {
 // files of them.
 func TestProcessOff(t *testing.T) {
 	r := evaluateYAML(t, "name: x\n")
-	if p, d := r.ProcessTables(); p.Columns != nil || d.Columns != nil {
+	if p, d := r.processTables(); p.Columns != nil || d.Columns != nil {
 		t.Error("time tables without throughput")
 	}
 	set := r.set([]string{results.FormatCSV})

@@ -37,10 +37,10 @@ func BenchmarkScale(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := results.WriteCSV(io.Discard, res.GridTable()); err != nil {
+				if err := results.WriteCSV(io.Discard, res.gridTable()); err != nil {
 					b.Fatal(err)
 				}
-				if err := results.WriteCSV(io.Discard, res.FailuresTable()); err != nil {
+				if err := results.WriteCSV(io.Discard, res.failuresTable()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -81,7 +81,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, t := range []results.Table{res.GridTable(), res.FailuresTable()} {
+		for _, t := range []results.Table{res.gridTable(), res.failuresTable()} {
 			b.Run(bm.name+"/"+t.Name+".csv", func(b *testing.B) {
 				for b.Loop() {
 					if err := results.WriteCSV(io.Discard, t); err != nil {

@@ -59,27 +59,27 @@ func (r *result) set(formats []string) results.Set {
 	set := results.Set{
 		Name:        r.Exp.Name,
 		Description: r.Exp.Description,
-		Grid:        r.GridTable(),
-		Failures:    r.FailuresTable(),
-		Decisions:   r.DecisionsTable(),
+		Grid:        r.gridTable(),
+		Failures:    r.failuresTable(),
+		Decisions:   r.decisionsTable(),
 		// the summary's decision maps read the best intervals alone, so
 		// that a workbook makes its decisions once
-		BestIntervals: r.BestIntervalsTable(),
-		Breakeven:     r.BreakevenTable(),
+		BestIntervals: r.bestIntervalsTable(),
+		Breakeven:     r.breakevenTable(),
 		Answer:        r.answer(),
-		Headline:      r.Headline(),
+		Headline:      r.headline(),
 		Config:        runner.Config(r.Exp),
 		Version:       runner.Version,
 		Inputs:        r.Exp.Inputs(),
 	}
-	set.Process, set.ProcessDecisions = r.ProcessTables()
+	set.Process, set.ProcessDecisions = r.processTables()
 	set.Headline = append(set.Headline, r.timeHeadline()...)
 	if results.ShowsViews(formats) {
-		set.Views = r.Views()
-		set.Charts = r.Charts()
-		set.WhatIf = r.WhatIf()
-		set.KeyFigures = r.KeyFigures()
-		set.TimeCharts = r.TimeCharts()
+		set.Views = r.views()
+		set.Charts = r.charts()
+		set.WhatIf = r.whatIf()
+		set.KeyFigures = r.keyFigures()
+		set.TimeCharts = r.timeCharts()
 	}
 	return set
 }

@@ -87,7 +87,7 @@ var schedulePoints = regexp.MustCompile(`after (\d{4}-\d{2}(?:, \d{4}-\d{2})*(?:
 func TestShippedHeadlines(t *testing.T) {
 	worst := regexp.MustCompile(`worst case least at [^(]*\(([^ ]+) rows\)`)
 	for _, r := range shippedResults(t) {
-		h := r.Headline()
+		h := r.headline()
 		if len(h) == 0 || len(h) > maxHeadline {
 			t.Errorf("%s: a headline of %d lines", r.Exp.Name, len(h))
 			continue

@@ -47,12 +47,12 @@ var gridColumns = []tableColumn[gridRow]{
 	floatColumn("tail_total", 1, func(p *gridRow) float64 { return p.tail }),
 }
 
-// GridTable returns grid.csv's table. Rows are computed as they are read:
+// gridTable returns grid.csv's table. Rows are computed as they are read:
 // the grid's points in table order (walk), interval fastest
 // (docs/outputs.md#result-tables), grid by grid of the experiment's cases;
 // the excluded points are left out, and best is the answer's best interval
 // among the points left.
-func (r *result) GridTable() results.Table {
+func (r *result) gridTable() results.Table {
 	return results.Table{Name: "grid", Columns: header(gridColumns), Len: tableLen(r.Exp.GridRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		var p gridRow // one for every row: a row's cells hold no pointer to it
@@ -109,10 +109,10 @@ var failureColumns = []tableColumn[failureRow]{
 	intColumn("exactly_once_state", func(p *failureRow) int64 { return p.recomputed }),
 }
 
-// FailuresTable returns failures.csv's table: one row per source,
+// failuresTable returns failures.csv's table: one row per source,
 // partitioning, interval and failure of the failure set, failure fastest,
 // for each (source, partitioning, interval) with a point left in the grid.
-func (r *result) FailuresTable() results.Table {
+func (r *result) failuresTable() results.Table {
 	return results.Table{Name: "failures", Columns: header(failureColumns), Len: tableLen(r.Exp.FailureRows()), Rows: func(yield func([]results.Value) bool) {
 		var cells []results.Value
 		var p failureRow // one for every row: a row's cells hold no pointer to it

@@ -62,7 +62,7 @@ func TestGridRowOrder(t *testing.T) {
 		}
 	}
 	var got []string
-	for row := range evaluate(t, e).GridTable().Rows {
+	for row := range evaluate(t, e).gridTable().Rows {
 		got = append(got, fmt.Sprintln(row[0].Int, row[1].Int, row[2].Int, row[3].Text, row[4].Int, row[5].Int, row[6].Float, row[7].Text))
 	}
 	checkOrder(t, got, want)
@@ -93,7 +93,7 @@ func TestFailureRowOrder(t *testing.T) {
 		}
 	}
 	var got []string
-	for row := range evaluate(t, e).FailuresTable().Rows {
+	for row := range evaluate(t, e).failuresTable().Rows {
 		got = append(got, fmt.Sprintln(row[0].Int, row[1].Int, row[2].Int, row[3].Text, row[4].Int, row[5].Text, row[6].Text))
 	}
 	checkOrder(t, got, want)
@@ -119,7 +119,7 @@ func TestBestOncePerGroup(t *testing.T) {
 	e := smallGrid()
 	n := len(e.Intervals)
 	var group [][]results.Value
-	for row := range evaluate(t, e).GridTable().Rows {
+	for row := range evaluate(t, e).gridTable().Rows {
 		group = append(group, slices.Clone(row))
 		if len(group) < n {
 			continue
@@ -152,7 +152,7 @@ func TestIntervalsAllPerPeriods(t *testing.T) {
 	e.FailurePeriod = model.NewMonth(2026, 2)
 	e.Probabilities = []float64{1}
 	var got []string
-	for row := range evaluate(t, e).GridTable().Rows {
+	for row := range evaluate(t, e).gridTable().Rows {
 		got = append(got, fmt.Sprint(row[2].Int, ":", row[7].Text))
 	}
 	want := []string{"3:none", "3:1", "3:2", "3:3", "5:none", "5:1", "5:2", "5:3", "5:4", "5:5"}
@@ -190,7 +190,7 @@ func TestTableLenIsRowCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, table := range []results.Table{res.GridTable(), res.FailuresTable()} {
+		for _, table := range []results.Table{res.gridTable(), res.failuresTable()} {
 			n := 0
 			for range table.Rows {
 				n++
@@ -223,7 +223,7 @@ func TestSameBytesForEveryJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		for _, tab := range []results.Table{r.GridTable(), r.FailuresTable(), r.DecisionsTable(), r.BreakevenTable()} {
+		for _, tab := range []results.Table{r.gridTable(), r.failuresTable(), r.decisionsTable(), r.breakevenTable()} {
 			if err := results.WriteCSV(&b, tab); err != nil {
 				t.Fatal(err)
 			}

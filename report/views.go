@@ -11,13 +11,13 @@ import (
 	"ckptlab/runner"
 )
 
-// Views returns the lesson's own tables for the result, one block per
+// views returns the lesson's own tables for the result, one block per
 // combination of the axes each depends on, with the lesson's column names.
 // A block shows the intervals with a point left in the grid for the
 // combination, and no block is left with none. Each view makes its blocks
 // when ranged over, in table order, one at a time: a sweep's views are
 // never held whole.
-func (r *result) Views() []results.View {
+func (r *result) views() []results.View {
 	return []results.View{
 		{Name: "recovery", Title: "Recovery at the named failure: rows the whole job recomputes",
 			Each: r.sourceBlocks(func(pt *gridPoint, title string, yield func(results.Block) bool) bool {

@@ -14,7 +14,7 @@ import (
 // from the grid: the best interval per probability and its marked cell, and
 // one block per combination of the axes a view depends on.
 func TestLessonViews(t *testing.T) {
-	views := heldViews(evaluate(t, experiment.Lesson("lesson")).Views())
+	views := heldViews(evaluate(t, experiment.Lesson("lesson")).views())
 	var names []string
 	for _, v := range views {
 		names = append(names, v.Name)
@@ -42,7 +42,7 @@ func TestLessonViews(t *testing.T) {
 }
 
 func TestViewBlocksPerCombination(t *testing.T) {
-	views := heldViews(evaluate(t, smallGrid()).Views())
+	views := heldViews(evaluate(t, smallGrid()).views())
 	sources, stateRows := 8, 2
 	want := map[string]int{
 		"recovery":    sources,
@@ -66,7 +66,7 @@ func TestPartitionViewOfAWorkerSweep(t *testing.T) {
 	exp := experiment.Lesson("workers")
 	exp.Workers = []int{1, 2, 4}
 	res := evaluate(t, exp)
-	views := heldViews(res.Views())
+	views := heldViews(res.views())
 	blocks := views[4].Blocks
 	if len(blocks) != 1 {
 		t.Fatalf("partition view has %d blocks, want 1", len(blocks))

@@ -12,13 +12,13 @@ import (
 	"ckptlab/runner"
 )
 
-// WhatIf returns the what-if sheet's figures: as the inputs' first values
+// whatIf returns the what-if sheet's figures: as the inputs' first values
 // the state rows of the answer's first envelope and the greatest declared
 // probability, where the headline states the envelope's figure, and the
 // sums of every source with the same declared intervals, that envelope's
 // source first, for the analyst to pick from. nil when there is no
 // decision.
-func (r *result) WhatIf() *results.WhatIf {
+func (r *result) whatIf() *results.WhatIf {
 	var e *answer.Envelope
 	for e = range r.answer().Unique {
 		break

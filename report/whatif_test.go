@@ -63,14 +63,14 @@ func whatIfWorkbook(t *testing.T, file string, sets ...string) (*result, string)
 // its greatest probability), and the decision's best interval there.
 func wantWhatIf(t *testing.T, r *result, source int) (totals []string, best string) {
 	t.Helper()
-	w := r.WhatIf()
+	w := r.whatIf()
 	return wantWhatIfAt(t, r, source, w.Probability, w.StateRows)
 }
 
 // wantWhatIfAt is wantWhatIf at probability p and state rows.
 func wantWhatIfAt(t *testing.T, r *result, source int, p float64, stateRows int64) (totals []string, best string) {
 	t.Helper()
-	w := r.WhatIf()
+	w := r.whatIf()
 	src := w.Sources[source-1]
 	var sr *runner.SourceResult
 	for _, s := range r.Sources {
@@ -90,7 +90,7 @@ func wantWhatIfAt(t *testing.T, r *result, source int, p float64, stateRows int6
 			totals = append(totals, results.FloatValue(expectedTotal(c, d.prob, d.stateRows)).String())
 		}
 		// decisions.csv's best_interval, as its table writes it
-		for row := range r.DecisionsTable().Rows {
+		for row := range r.decisionsTable().Rows {
 			if row[0].Int == int64(sr.Source.Seed) && row[1].Int == int64(sr.Source.Subscribers) && row[2].Int == int64(sr.Source.Periods) &&
 				row[3].Int == stateRows && row[4].Float == p {
 				best = row[5].String()
@@ -332,7 +332,7 @@ func TestWhatIfRecalculates(t *testing.T) {
 		want, wantBest := wantWhatIf(t, r, tc.source)
 		checks = append(checks, whatIfCheck{
 			what: fmt.Sprintf("%s at p %s, state rows %s, source %d", tc.file, tc.prob, tc.stateRows, tc.source),
-			path: typed, want: want, wantBest: wantBest, wantSource: r.WhatIf().Sources[tc.source-1].Title,
+			path: typed, want: want, wantBest: wantBest, wantSource: r.whatIf().Sources[tc.source-1].Title,
 		})
 	}
 	recalcAll(t, checks)
@@ -357,11 +357,11 @@ func TestWhatIfRecalculatesShipped(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
 		r, path := whatIfWorkbook(t, filepath.Base(file))
-		srcs := r.WhatIf().Sources
+		srcs := r.whatIf().Sources
 		for _, source := range slices.Compact([]int{1, len(srcs)}) {
 			// The sheet's probability, or the source's highest where its
 			// case declares another, typed in: decisions.csv has it.
-			p := declaredProbability(r, srcs[source-1], r.WhatIf().Probability)
+			p := declaredProbability(r, srcs[source-1], r.whatIf().Probability)
 			typed := typeInputs(t, path, dir, fmt.Sprintf("%s-%d", name, source), map[string]any{"B4": p, "B6": source})
 			want, wantBest := wantWhatIfAt(t, r, source, p, srcs[source-1].StateRows)
 			checks = append(checks, whatIfCheck{
