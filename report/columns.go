@@ -75,7 +75,7 @@ func columnsNamed[R any](cols []tableColumn[R], names ...string) []tableColumn[R
 		}
 	}
 	if len(out) != len(names) {
-		panic(fmt.Sprintf("runner: columns %q are not all among the table's", names))
+		panic(fmt.Sprintf("report: columns %q are not all among the table's", names))
 	}
 	return out
 }
