@@ -30,10 +30,10 @@ echo '== Merging the 4 and 100 shard files of scale.yaml, in process'
 go test -run '^$' -bench 'MergeScale' -benchtime 5x ./runner
 
 echo '== Where the time of scale.yaml and the worker sweep goes: counting, then each table as CSV'
-go test -run '^$' -bench 'Evaluate' -benchtime 5x ./runner
+go test -run '^$' -bench 'Evaluate' -benchtime 5x ./report
 
 echo '== A run in process, every file synced and swapped in: scale.yaml as CSV, the worker sweep as CSV and XLSX'
-go test -run '^$' -bench 'BenchmarkRun' -benchtime 10x ./runner
+go test -run '^$' -bench 'BenchmarkRun' -benchtime 10x ./report
 
 echo '== Starting the program: the least any command costs'
 hyperfine -N --warmup 3 --runs 30 "$bin version"

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -42,7 +43,12 @@ func scaleFolders(b *testing.B) [2]string {
 				return
 			}
 			out := filepath.Join(dir, string(rune('a'+i)))
-			if err := res.Set([]string{results.FormatCSV}).Write(out, []string{results.FormatCSV}); err != nil {
+			set, err := report.Set(context.Background(), res, []string{results.FormatCSV})
+			if err != nil {
+				scaleErr = err
+				return
+			}
+			if err := set.Write(out, []string{results.FormatCSV}); err != nil {
 				scaleErr = err
 				return
 			}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -185,7 +186,11 @@ func TestJSONMatchesCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, strings.Join(sets, ""))
-		if err := res.Set([]string{results.FormatCSV}).Write(out, []string{results.FormatCSV}); err != nil {
+		set, err := report.Set(context.Background(), res, []string{results.FormatCSV})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := set.Write(out, []string{results.FormatCSV}); err != nil {
 			t.Fatal(err)
 		}
 		s, err := FolderSide(filepath.Join(out, e.Name))

@@ -8,8 +8,8 @@ import (
 	"math"
 	"strconv"
 
+	"ckptlab/report"
 	"ckptlab/results"
-	"ckptlab/runner"
 )
 
 // writeJSON writes the report as one JSON document, indented as
@@ -60,7 +60,7 @@ func writeJSON(w io.Writer, r *Report) error {
 // value is written as in JSON.
 var tableColumns = func() map[string]results.Column {
 	m := map[string]results.Column{}
-	for _, cols := range [][]results.Column{runner.GridColumns(), runner.DecisionColumns(), runner.BreakevenColumns()} {
+	for _, cols := range [][]results.Column{report.GridColumns(), report.DecisionColumns(), report.BreakevenColumns()} {
 		for _, c := range cols {
 			m[c.Name] = c
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -29,7 +30,11 @@ func csvFolder(t *testing.T) string {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if err := res.Set([]string{results.FormatCSV}).Write(out, []string{results.FormatCSV}); err != nil {
+	set, err := report.Set(context.Background(), res, []string{results.FormatCSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Write(out, []string{results.FormatCSV}); err != nil {
 		t.Fatal(err)
 	}
 	return filepath.Join(out, e.Name)

@@ -6,15 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/report"
 	"ckptlab/results"
-	"ckptlab/runner"
 )
 
 // columnQuantities are the quantities of the columns of the tables a
 // report names, by column name: how text and Markdown show their numbers.
 var columnQuantities = func() map[string]results.Quantity {
 	m := map[string]results.Quantity{}
-	for _, cols := range [][]results.Column{runner.GridColumns(), runner.DecisionColumns(), runner.BreakevenColumns()} {
+	for _, cols := range [][]results.Column{report.GridColumns(), report.DecisionColumns(), report.BreakevenColumns()} {
 		for _, c := range cols {
 			m[c.Name] = c.Shown()
 		}

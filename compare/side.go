@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"ckptlab/internal/safefile"
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -168,24 +169,30 @@ func ExperimentSide(ctx context.Context, files experiment.Files, path, label str
 // against the limits, before any is evaluated.
 func EvaluatedSide(ctx context.Context, e *experiment.Experiment, label string, opt runner.Options) *Side {
 	s := &Side{Label: label, Name: e.Name, Settings: runner.Config(e)}
-	var res *runner.Result
+	var set *results.Set
 	s.evaluate = func() error {
-		if res != nil {
+		if set != nil {
 			return nil
 		}
-		var err error
-		res, err = runner.Evaluate(ctx, e, opt)
-		return err
+		res, err := runner.Evaluate(ctx, e, opt)
+		if err != nil {
+			return err
+		}
+		tables, err := report.Set(ctx, res, []string{results.FormatCSV})
+		if err != nil {
+			return err
+		}
+		set = &tables
+		return nil
 	}
 	s.open = func(table string) (io.ReadCloser, error) {
 		if err := s.evaluate(); err != nil {
 			return nil, err
 		}
-		tables := map[string]func() results.Table{
-			gridTable: res.GridTable, decisionsTable: res.DecisionsTable, breakevenTable: res.BreakevenTable,
-			processDecisionsTable: func() results.Table { _, d := res.ProcessTables(); return d },
-		}
-		t := tables[table]()
+		t := map[string]results.Table{
+			gridTable: set.Grid, decisionsTable: set.Decisions, breakevenTable: set.Breakeven,
+			processDecisionsTable: set.ProcessDecisions,
+		}[table]
 		if table != gridTable { // small: written at once
 			var b bytes.Buffer
 			err := results.WriteCSV(&b, t)

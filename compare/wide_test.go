@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"ckptlab/runner"
+	"ckptlab/report"
 )
 
 // widen appends n metric columns to every row of a table of the folder,
@@ -85,7 +85,7 @@ func TestWideTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := cpuTime(t) - start
-	if changed := len(e.Grid.Columns) - (len(runner.GridColumns()) - len(gridKey)); changed != gridColumns || e.Grid.Columns[len(e.Grid.Columns)-1].Changed != 24 {
+	if changed := len(e.Grid.Columns) - (len(report.GridColumns()) - len(gridKey)); changed != gridColumns || e.Grid.Columns[len(e.Grid.Columns)-1].Changed != 24 {
 		t.Errorf("%d metric columns beyond the lesson's, the last changed at %d points; want %d, 24", changed, e.Grid.Columns[len(e.Grid.Columns)-1].Changed, gridColumns)
 	}
 	if want := 4 * decisionColumns / 2; len(e.Decisions.Changed) != want {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -58,7 +59,11 @@ func runSet(t *testing.T, e experiment.Experiment) results.Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Set([]string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON})
+	set, err := report.Set(context.Background(), res, []string{results.FormatCSV, results.FormatXLSX, results.FormatMD, results.FormatJSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 // TestWritersBoundTheirMemory writes each set in each format alone and

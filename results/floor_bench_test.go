@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"ckptlab/internal/cputime"
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -50,7 +51,10 @@ func BenchmarkLargeWorkbookFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	set := res.Set([]string{results.FormatXLSX})
+	set, err := report.Set(context.Background(), res, []string{results.FormatXLSX})
+	if err != nil {
+		b.Fatal(err)
+	}
 	parts := floorParts(b, set, dir)
 	start, timed := cputime.Process()
 	defer func() {

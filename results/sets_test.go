@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -26,7 +27,10 @@ func evaluatedSet(t testing.TB, e experiment.Experiment) results.Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := res.Set([]string{results.FormatCSV, results.FormatXLSX, results.FormatMD})
+	set, err := report.Set(context.Background(), res, []string{results.FormatCSV, results.FormatXLSX, results.FormatMD})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// the views' blocks held, for tests that index or change them
 	for i, v := range set.Views {
 		set.Views[i].Blocks, set.Views[i].Each = slices.Collect(v.All()), nil

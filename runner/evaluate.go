@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"ckptlab/answer"
 	"context"
 	"fmt"
 	"runtime"
@@ -38,25 +37,9 @@ type Options struct {
 type Result struct {
 	Exp     *experiment.Experiment
 	Sources []*SourceResult
-
-	excluderOnce sync.Once
-	excl         *experiment.Excluder
-
-	schedules scheduleMemo // the best schedules found, for the tables read again
-
-	answerOnce sync.Once
-	ans        *answer.Answer
-
-	jobs     int // goroutines of the time model's simulations; 0: GOMAXPROCS
-	timeOnce sync.Once
-	time     []*answer.Time // the time model's answer (process.go)
-}
-
-// excluder returns the index of the experiment's exclude entries, made on
-// first use and shared by the writers of every table.
-func (r *Result) excluder() *experiment.Excluder {
-	r.excluderOnce.Do(func() { r.excl = r.Exp.Excluder() })
-	return r.excl
+	// Jobs is the -j the result was evaluated with: the goroutines of the
+	// time model's simulations, 0 for GOMAXPROCS.
+	Jobs int
 }
 
 // SourceResult is one evaluated source.
@@ -353,7 +336,7 @@ func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Resu
 		return nil, err
 	}
 	res := assemble(e, tallies)
-	res.jobs = opt.Jobs
+	res.Jobs = opt.Jobs
 	return res, nil
 }
 

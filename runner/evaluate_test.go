@@ -1,14 +1,13 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
 	"ckptlab/model"
-	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
 
@@ -29,9 +28,9 @@ func jobsExperiment() *experiment.Experiment {
 	return &e
 }
 
-// evaluateCSV evaluates e on the given number of goroutines and returns
-// its grid and failures tables as CSV.
-func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failures []byte) {
+// evaluateJobs evaluates e on the given number of goroutines, checking
+// that its faults drop records.
+func evaluateJobs(t *testing.T, e *experiment.Experiment, jobs int) *Result {
 	t.Helper()
 	res, err := Evaluate(context.Background(), e, Options{Jobs: jobs})
 	if err != nil {
@@ -42,33 +41,22 @@ func evaluateCSV(t *testing.T, e *experiment.Experiment, jobs int) (grid, failur
 			t.Fatalf("source %+v: no record dropped; the faults are not exercised", sr.Source)
 		}
 	}
-	var g, f bytes.Buffer
-	if err := results.WriteCSV(&g, res.GridTable()); err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(&f, res.FailuresTable()); err != nil {
-		t.Fatal(err)
-	}
-	return g.Bytes(), f.Bytes()
+	return res
 }
 
-// TestEvaluateSameBytesForEveryJobs checks "same input, same bytes" (docs/outputs.md#result-tables)
-// across -j: the tables do not depend on how many goroutines drew the
-// sources, nor on which drew what.
-func TestEvaluateSameBytesForEveryJobs(t *testing.T) {
+// TestEvaluateSameForEveryJobs checks "same input, same bytes" (docs/outputs.md#result-tables)
+// across -j: the evaluated sources, which every table is computed from, do
+// not depend on how many goroutines drew the sources, nor on which drew
+// what. Package report checks the tables' bytes.
+func TestEvaluateSameForEveryJobs(t *testing.T) {
 	e := jobsExperiment()
-	wantGrid, wantFailures := evaluateCSV(t, e, 1)
-	// header + sources × keys × workers × probabilities × intervals
-	if lines := bytes.Count(wantGrid, []byte("\n")); lines != 1+2*(7+14)*3*4*4 {
-		t.Fatalf("grid has %d lines", lines)
+	want := evaluateJobs(t, e, 1)
+	if n := len(want.Sources); n != 4 {
+		t.Fatalf("%d sources, want 4", n)
 	}
 	for _, jobs := range []int{2, 3, 8} {
-		grid, failures := evaluateCSV(t, e, jobs)
-		if !bytes.Equal(grid, wantGrid) {
-			t.Errorf("-j %d: grid.csv differs from -j 1", jobs)
-		}
-		if !bytes.Equal(failures, wantFailures) {
-			t.Errorf("-j %d: failures.csv differs from -j 1", jobs)
+		if got := evaluateJobs(t, e, jobs); !reflect.DeepEqual(got.Sources, want.Sources) {
+			t.Errorf("-j %d: the evaluated sources differ from -j 1", jobs)
 		}
 	}
 }
@@ -113,7 +101,7 @@ func TestEvaluateCanceled(t *testing.T) {
 // TestCountPiecesMerge cuts every source into uneven pieces, counts each
 // piece apart, carries its tallies through their binary encoding (as a
 // run in shards would), merges them and checks that assemble then gives the
-// same tables as Evaluate.
+// same sources as Evaluate.
 func TestCountPiecesMerge(t *testing.T) {
 	checkPiecesMerge(t, jobsExperiment())
 }
@@ -121,7 +109,7 @@ func TestCountPiecesMerge(t *testing.T) {
 // checkPiecesMerge is TestCountPiecesMerge for the experiment e.
 func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 	t.Helper()
-	wantGrid, wantFailures := evaluateCSV(t, e, 2)
+	want := evaluateJobs(t, e, 2)
 	var pieces []piece
 	for _, p := range allWork(e) {
 		for lo, step := p.Lo, 1; lo < p.Hi; lo, step = lo+step, step*7+3 {
@@ -157,15 +145,8 @@ func checkPiecesMerge(t *testing.T, e *experiment.Experiment) {
 		}
 	}
 	res := assemble(e, merged)
-	var g, f bytes.Buffer
-	if err := results.WriteCSV(&g, res.GridTable()); err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(&f, res.FailuresTable()); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(g.Bytes(), wantGrid) || !bytes.Equal(f.Bytes(), wantFailures) {
-		t.Errorf("%d pieces merged: tables differ from Evaluate's", len(pieces))
+	if !reflect.DeepEqual(res.Sources, want.Sources) {
+		t.Errorf("%d pieces merged: the evaluated sources differ from Evaluate's", len(pieces))
 	}
 }
 

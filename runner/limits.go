@@ -1,10 +1,8 @@
 package runner
 
 import (
-	"context"
 	"fmt"
 
-	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
 
@@ -40,18 +38,4 @@ func (l Limits) Exceeded(e *experiment.Experiment) string {
 			MiB(n), l.MaxMemoryMiB, (n>>20)+1)
 	}
 	return ""
-}
-
-// SetContext returns r.Set(formats), or the cause of ctx as soon as ctx is
-// done: the lesson's views take time to build for a long sweep and do not
-// look at ctx, so they are left to the exiting process.
-func (r *Result) SetContext(ctx context.Context, formats []string) (results.Set, error) {
-	done := make(chan results.Set, 1)
-	go func() { done <- r.Set(formats) }()
-	select {
-	case set := <-done:
-		return set, nil
-	case <-ctx.Done():
-		return results.Set{}, context.Cause(ctx)
-	}
 }

@@ -275,10 +275,10 @@ func writerSizes(e *experiment.Experiment, sizes [][]experiment.Sizes) results.S
 func addSizes(sz *results.Sizes, e *experiment.Experiment, g *experiment.Grid, p int, n experiment.Sizes) {
 	intervals := g.IntervalCount(p)
 	perSource := satmath.Mul(n.Sources, int64(len(g.StateRows)))
-	addRows(&sz.Grid, n.GridRows, gridColumns)
-	addRows(&sz.Failures, n.FailureRows, failureColumns)
-	addRows(&sz.Decisions, satmath.Mul(perSource, int64(len(g.Probabilities))), decisionColumns)
-	addRows(&sz.Breakeven, satmath.Mul(perSource, intervals), breakevenColumns)
+	addRows(&sz.Grid, n.GridRows, gridShape)
+	addRows(&sz.Failures, n.FailureRows, failuresShape)
+	addRows(&sz.Decisions, satmath.Mul(perSource, int64(len(g.Probabilities))), decisionsShape)
+	addRows(&sz.Breakeven, satmath.Mul(perSource, intervals), breakevenShape)
 	sz.Sources = satmath.Add(sz.Sources, n.Sources)
 	if n.Sources == 0 {
 		return
@@ -305,14 +305,9 @@ func addSizes(sz *results.Sizes, e *experiment.Experiment, g *experiment.Grid, p
 	sz.Views.MostBlocks = satmath.Add(sz.Views.MostBlocks, satmath.Mul(n.Sources, max(1, sr)))
 }
 
-// addRows counts rows of a table of the columns into its size.
-func addRows[R any](t *results.TableSize, rows int64, columns []tableColumn[R]) {
-	t.Rows, t.Columns, t.Texts = satmath.Add(t.Rows, rows), len(columns), 0
-	for _, c := range columns {
-		if c.Kind == results.Text {
-			t.Texts++
-		}
-	}
+// addRows counts rows of a table of the shape into its size.
+func addRows(t *results.TableSize, rows int64, shape tableShape) {
+	t.Rows, t.Columns, t.Texts = satmath.Add(t.Rows, rows), shape.columns, shape.texts
 }
 
 // viewBlocks is how many blocks the lesson's views have for one source.

@@ -421,8 +421,8 @@ func TestMergeRecountsForgedShards(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Merge = %v, want the forgery through", err)
 				}
-				if bytes.Equal(csvOf(t, res), csvOf(t, one)) {
-					t.Errorf("the forgery went through, and the tables are those of one run: it changed nothing")
+				if sameCounts(res, one) {
+					t.Errorf("the forgery went through, and the sources are those of one run: it changed nothing")
 				}
 				return
 			}

@@ -183,8 +183,8 @@ func TestMergeChecksSignatures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(csvOf(t, res), csvOf(t, one)) {
-					t.Error("the merged tables differ from one run's")
+				if !sameCounts(res, one) {
+					t.Error("the merged sources differ from one run's")
 				}
 				return
 			}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
-	"ckptlab/runner"
 )
 
 // runJSON is run's JSON document as a script reads it, with rows as maps.
@@ -59,7 +59,7 @@ func TestRunJSON(t *testing.T) {
 		name    string
 		rows    []map[string]any
 		columns []results.Column
-	}{{"decisions", doc.Decisions, runner.DecisionColumns()}, {"breakeven", doc.Breakeven, runner.BreakevenColumns()}} {
+	}{{"decisions", doc.Decisions, report.DecisionColumns()}, {"breakeven", doc.Breakeven, report.BreakevenColumns()}} {
 		numeric := map[string]bool{} // the columns whose numbers JSON writes as numbers
 		for _, c := range tab.columns {
 			numeric[c.Name] = c.Kind == results.Int || c.Kind == results.Float || c.Numeric

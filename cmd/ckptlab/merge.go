@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ckptlab/report"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -84,7 +85,7 @@ func mergeOne(ctx context.Context, e *experiment.Experiment, out string, opt run
 	if err != nil {
 		return err
 	}
-	set, err := res.SetContext(ctx, formats)
+	set, err := report.Set(ctx, res, formats)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ckptlab/internal/atomicfs"
+	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -153,13 +154,13 @@ func namesFolder(args []string) bool {
 // runOne evaluates one experiment and writes its files, or with --check
 // compares them, returning what the comparison found.
 func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, stderr io.Writer) (checkCounts, error) {
-	report, finish := newProgress(stderr, f.quiet)
-	res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: report})
+	progress, finish := newProgress(stderr, f.quiet)
+	res, err := runner.Evaluate(ctx, e, runner.Options{Jobs: f.jobs, Progress: progress})
 	finish()
 	if err != nil {
 		return checkCounts{}, err
 	}
-	set, err := res.SetContext(ctx, f.formats.list)
+	set, err := report.Set(ctx, res, f.formats.list)
 	if err != nil {
 		return checkCounts{}, err
 	}

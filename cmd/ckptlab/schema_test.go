@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/report"
 	"ckptlab/results"
-	"ckptlab/runner"
 )
 
 // schemaKeywords are the subset of JSON Schema that schemaValidator checks.
@@ -436,7 +436,7 @@ func TestRunSchemaListsTheColumns(t *testing.T) {
 	if err := json.Unmarshal(data, &schema); err != nil {
 		t.Fatal(err)
 	}
-	for member, cols := range map[string][]results.Column{"decisions": runner.DecisionColumns(), "breakeven": runner.BreakevenColumns()} {
+	for member, cols := range map[string][]results.Column{"decisions": report.DecisionColumns(), "breakeven": report.BreakevenColumns()} {
 		dec := json.NewDecoder(bytes.NewReader(schema.Properties[member].Items.Properties))
 		dec.Token() // {
 		var names []string
