@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"ckptlab/folder"
 	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -48,7 +49,7 @@ func scaleFolders(b *testing.B) [2]string {
 				scaleErr = err
 				return
 			}
-			if err := set.Write(out, []string{results.FormatCSV}); err != nil {
+			if err := folder.Replace(context.Background(), out, set, []string{results.FormatCSV}); err != nil {
 				scaleErr = err
 				return
 			}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/folder"
 	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -190,7 +191,7 @@ func TestJSONMatchesCSV(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := set.Write(out, []string{results.FormatCSV}); err != nil {
+		if err := folder.Replace(context.Background(), out, set, []string{results.FormatCSV}); err != nil {
 			t.Fatal(err)
 		}
 		s, err := FolderSide(filepath.Join(out, e.Name))

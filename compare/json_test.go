@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"ckptlab/folder"
 	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -34,7 +35,7 @@ func csvFolder(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := set.Write(out, []string{results.FormatCSV}); err != nil {
+	if err := folder.Replace(context.Background(), out, set, []string{results.FormatCSV}); err != nil {
 		t.Fatal(err)
 	}
 	return filepath.Join(out, e.Name)

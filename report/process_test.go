@@ -15,6 +15,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"ckptlab/folder"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -286,7 +287,7 @@ func TestProcessWorkbook(t *testing.T) {
 		t.Error("lines from 5 % to 100,000 % lost are drawn on a linear axis")
 	}
 	dir := t.TempDir()
-	if err := set.Write(dir, []string{results.FormatXLSX}); err != nil {
+	if err := folder.Replace(context.Background(), dir, set, []string{results.FormatXLSX}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := excelize.OpenFile(filepath.Join(dir, "x", "x.xlsx"))
@@ -319,7 +320,7 @@ func TestProcessWorkbook(t *testing.T) {
 	without := set
 	without.TimeCharts = nil
 	other := t.TempDir()
-	if err := without.Write(other, []string{results.FormatXLSX}); err != nil {
+	if err := folder.Replace(context.Background(), other, without, []string{results.FormatXLSX}); err != nil {
 		t.Fatal(err)
 	}
 	if with, none := chartParts(t, filepath.Join(dir, "x", "x.xlsx")), chartParts(t, filepath.Join(other, "x", "x.xlsx")); with != none+1 {

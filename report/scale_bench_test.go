@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"ckptlab/folder"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -110,7 +111,7 @@ func BenchmarkScaleWorkbook(b *testing.B) {
 	dir := b.TempDir()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := set.Write(dir, formats); err != nil {
+		if err := folder.Replace(context.Background(), dir, set, formats); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -139,7 +140,7 @@ func BenchmarkRun(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := res.set(formats).Write(dir, formats); err != nil {
+				if err := folder.Replace(context.Background(), dir, res.set(formats), formats); err != nil {
 					b.Fatal(err)
 				}
 			}

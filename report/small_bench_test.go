@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/folder"
 	"ckptlab/internal/cputime"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -79,7 +80,7 @@ func BenchmarkSmallRun(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := set.WriteContext(ctx, dir, formats); err != nil {
+				if err := folder.Replace(ctx, dir, set, formats); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,18 +3,16 @@ package results
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/safefile"
 	"ckptlab/internal/words"
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 )
 
 // maxLineDiffs is how many differing lines a Difference reports.
@@ -99,41 +97,20 @@ func shownLine(s string, eof bool) string {
 // maxLineText is how many characters of a line a difference shows.
 const maxLineText = 120
 
-// Check renders the set in the given formats and compares each file with
-// the one in dir/<name>/, as Write would have written it. It writes nothing
-// there: a workbook is rendered to a temporary file outside dir, text files
-// are compared as they are rendered. It returns a Difference per file that
-// differs or is missing, in the order of Files, and none when every file is
-// as the set renders it, then one per file in dir/<name>/ that no set has
-// in any format (shards/ aside, which is input): a set written in more
-// formats than those checked is as it should be. It holds the folder's
-// shared lock meanwhile, so it compares the files of one set, never those
-// of a write swapping in; a folder no write has locked yet it compares
-// without the lock, and again under it if a write began meanwhile
-// (atomicfs.ReadLocked).
-func (s Set) Check(ctx context.Context, dir string, formats []string) ([]Difference, error) {
+// Compare renders the set in the given formats and compares each file with
+// the one of its name in folder.
+// It writes nothing there: a workbook is rendered to a scratch folder
+// outside, text files are compared as they are rendered.
+// It returns a Difference per file that differs or is missing, in the order of Files.
+// Package folder holds the folder's lock meanwhile and lists the files no set has.
+func (s Set) Compare(ctx context.Context, folder string, formats []string) ([]Difference, error) {
 	files, err := s.files(formats)
 	if err != nil {
 		return nil, err
 	}
 	var diffs []Difference
-	// not while a run swaps its set in; compared again if one began meanwhile
-	err = atomicfs.ReadLocked(ctx, dir, s.Name, func() error {
-		diffs, err = s.compare(ctx, dir, files)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return diffs, nil
-}
-
-// compare compares each of files with the one in dir/<name>/, then lists
-// the files there that no set has, as Check says.
-func (s Set) compare(ctx context.Context, dir string, files []setFile) ([]Difference, error) {
-	var diffs []Difference
 	for _, f := range files {
-		path := filepath.Join(dir, s.Name, f.name)
+		path := filepath.Join(folder, f.name)
 		var d *Difference
 		var err error
 		if strings.HasSuffix(f.name, ".xlsx") {
@@ -149,36 +126,7 @@ func (s Set) compare(ctx context.Context, dir string, files []setFile) ([]Differ
 			diffs = append(diffs, *d)
 		}
 	}
-	extra, err := extraFiles(filepath.Join(dir, s.Name), FilesOf(s.Name, allFormats, s.hasProcess()))
-	if err != nil {
-		return nil, err
-	}
-	for _, path := range extra {
-		diffs = append(diffs, Difference{File: path, Extra: true})
-	}
 	return diffs, nil
-}
-
-// extraFiles returns the paths of the entries of folder that are neither
-// among files nor the shards/ folder, in name order; none when the folder
-// does not exist.
-func extraFiles(folder string, files []string) ([]string, error) {
-	entries, err := listFolder(folder)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if name == atomicfs.ShardsDir || name == MarkerFile || slices.Contains(files, name) {
-			continue
-		}
-		out = append(out, filepath.Join(folder, name))
-	}
-	return out, nil
 }
 
 // checkBinary renders a workbook to a temporary file outside the output

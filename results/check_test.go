@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"ckptlab/internal/fifotest"
 	"ckptlab/results"
 )
@@ -38,11 +38,11 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestCheckEqual(t *testing.T) {
 	set := lessonSet(t)
 	out := t.TempDir()
-	if err := set.Write(out, allFormats); err != nil {
+	if err := folder.Replace(context.Background(), out, set, allFormats); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, out)
-	diffs, err := set.Check(context.Background(), out, allFormats)
+	diffs, err := folder.Check(context.Background(), out, set, allFormats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +63,14 @@ func TestCheckDifferences(t *testing.T) {
 	tests := []struct {
 		name    string
 		formats []string
-		spoil   func(t *testing.T, folder string)
+		spoil   func(t *testing.T, dir string)
 		check   func(t *testing.T, d results.Difference)
 	}{
 		{
 			name:    "a changed CSV row",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				replaceInFile(t, filepath.Join(folder, "grid.csv"), ",945.4545454545455,", ",945.5,")
+			spoil: func(t *testing.T, dir string) {
+				replaceInFile(t, filepath.Join(dir, "grid.csv"), ",945.4545454545455,", ",945.5,")
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.File, "grid.csv") || d.Count != 4 || len(d.Lines) != 3 {
@@ -97,9 +97,9 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a table replaced by a link to /dev/zero",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				os.Remove(filepath.Join(folder, "grid.csv"))
-				os.Symlink("/dev/zero", filepath.Join(folder, "grid.csv"))
+			spoil: func(t *testing.T, dir string) {
+				os.Remove(filepath.Join(dir, "grid.csv"))
+				os.Symlink("/dev/zero", filepath.Join(dir, "grid.csv"))
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.String(), "grid.csv: differs (a symbolic link, not a regular file; not read)") {
@@ -110,9 +110,9 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a line longer than the comparison reads",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
+			spoil: func(t *testing.T, dir string) {
 				long := strings.Repeat("9", 3<<20)
-				os.WriteFile(filepath.Join(folder, "failures.csv"), []byte(long), 0o644)
+				os.WriteFile(filepath.Join(dir, "failures.csv"), []byte(long), 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.Contains(d.String(), "line 1 is longer than 1 MiB; not compared further") {
@@ -123,8 +123,8 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a truncated CSV",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				path := filepath.Join(folder, "failures.csv")
+			spoil: func(t *testing.T, dir string) {
+				path := filepath.Join(dir, "failures.csv")
 				data, _ := os.ReadFile(path)
 				os.WriteFile(path, data[:len(data)/2], 0o644)
 			},
@@ -141,8 +141,8 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a CSV that goes on past its end",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				f, _ := os.OpenFile(filepath.Join(folder, "failures.csv"), os.O_WRONLY|os.O_APPEND, 0)
+			spoil: func(t *testing.T, dir string) {
+				f, _ := os.OpenFile(filepath.Join(dir, "failures.csv"), os.O_WRONLY|os.O_APPEND, 0)
 				for range 1000 {
 					f.WriteString("junk\n")
 				}
@@ -157,9 +157,9 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a FIFO for a table, not waited on",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				os.Remove(filepath.Join(folder, "breakeven.csv"))
-				fifotest.Make(t, filepath.Join(folder, "breakeven.csv"))
+			spoil: func(t *testing.T, dir string) {
+				os.Remove(filepath.Join(dir, "breakeven.csv"))
+				fifotest.Make(t, filepath.Join(dir, "breakeven.csv"))
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.String(), "breakeven.csv: differs (a FIFO, not a regular file; not read)") {
@@ -170,8 +170,8 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a sparse workbook of a gigabyte",
 			formats: []string{results.FormatXLSX},
-			spoil: func(t *testing.T, folder string) {
-				os.Truncate(filepath.Join(folder, "lesson.xlsx"), 1<<30)
+			spoil: func(t *testing.T, dir string) {
+				os.Truncate(filepath.Join(dir, "lesson.xlsx"), 1<<30)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.Contains(d.String(), "1073741824 bytes, far more than the") {
@@ -182,7 +182,7 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a missing Markdown file",
 			formats: []string{results.FormatMD},
-			spoil:   func(t *testing.T, folder string) { os.Remove(filepath.Join(folder, "lesson.md")) },
+			spoil:   func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "lesson.md")) },
 			check: func(t *testing.T, d results.Difference) {
 				if !d.Missing || !strings.HasSuffix(d.File, "lesson.md") || !strings.HasSuffix(d.String(), "lesson.md: missing") {
 					t.Errorf("got %s, want lesson.md missing", d)
@@ -192,16 +192,16 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a workbook of another configuration",
 			formats: []string{results.FormatXLSX},
-			spoil: func(t *testing.T, folder string) {
+			spoil: func(t *testing.T, dir string) {
 				elsewhere := t.TempDir()
-				if err := other.Write(elsewhere, []string{results.FormatXLSX}); err != nil {
+				if err := folder.Replace(context.Background(), elsewhere, other, []string{results.FormatXLSX}); err != nil {
 					t.Fatal(err)
 				}
 				data, err := os.ReadFile(filepath.Join(elsewhere, other.Name, other.Name+".xlsx"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				os.WriteFile(filepath.Join(folder, "lesson.xlsx"), data, 0o644)
+				os.WriteFile(filepath.Join(dir, "lesson.xlsx"), data, 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.File, "lesson.xlsx") || !slices.Contains(d.Parts, "sheet experiment") {
@@ -215,11 +215,11 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a file the set does not have",
 			formats: []string{results.FormatCSV},
-			spoil: func(t *testing.T, folder string) {
-				os.WriteFile(filepath.Join(folder, "notes.txt"), []byte("by hand"), 0o644)
-				os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755) // input, not reported
+			spoil: func(t *testing.T, dir string) {
+				os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("by hand"), 0o644)
+				os.MkdirAll(filepath.Join(dir, folder.ShardsDir), 0o755) // input, not reported
 				// A file of the set in a format not checked, not reported either.
-				os.WriteFile(filepath.Join(folder, "lesson.md"), []byte("# lesson"), 0o644)
+				os.WriteFile(filepath.Join(dir, "lesson.md"), []byte("# lesson"), 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !d.Extra || !strings.HasSuffix(d.String(), "notes.txt: not a file of any set (a run will not replace the folder while it is there)") {
@@ -230,8 +230,8 @@ func TestCheckDifferences(t *testing.T) {
 		{
 			name:    "a workbook that is not one",
 			formats: []string{results.FormatXLSX},
-			spoil: func(t *testing.T, folder string) {
-				os.WriteFile(filepath.Join(folder, "lesson.xlsx"), []byte("not a zip"), 0o644)
+			spoil: func(t *testing.T, dir string) {
+				os.WriteFile(filepath.Join(dir, "lesson.xlsx"), []byte("not a zip"), 0o644)
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.Contains(d.String(), "not a workbook") {
@@ -243,11 +243,11 @@ func TestCheckDifferences(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
-			if err := set.Write(out, tt.formats); err != nil {
+			if err := folder.Replace(context.Background(), out, set, tt.formats); err != nil {
 				t.Fatal(err)
 			}
 			tt.spoil(t, filepath.Join(out, set.Name))
-			diffs, err := set.Check(context.Background(), out, tt.formats)
+			diffs, err := folder.Check(context.Background(), out, set, tt.formats)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +274,7 @@ func replaceInFile(t *testing.T, path, old, new string) {
 }
 
 func TestCheckRejectsUnknownFormat(t *testing.T) {
-	if _, err := lessonSet(t).Check(context.Background(), t.TempDir(), []string{"ods"}); err == nil {
+	if _, err := folder.Check(context.Background(), t.TempDir(), lessonSet(t), []string{"ods"}); err == nil {
 		t.Error("Check of format ods succeeded, want an error")
 	}
 }

@@ -10,6 +10,9 @@ import (
 // the run evaluated (docs/outputs.md#the-output-folder).
 const ExperimentFile = "experiment.yaml"
 
+// ExperimentHeader starts every experiment.yaml ckptlab writes.
+const ExperimentHeader = "# The resolved experiment of the run that wrote this folder"
+
 // RerunCommand runs the experiment.yaml of a set again from the set's
 // folder: it replaces that folder, OUT/<name>/, with a fresh set.
 const RerunCommand = "ckptlab run -o .. " + ExperimentFile
@@ -21,7 +24,7 @@ const RerunCommand = "ckptlab run -o .. " + ExperimentFile
 // # --set). It answers, for a folder of results, which settings made them.
 func (s Set) WriteExperiment(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString("# The resolved experiment of the run that wrote this folder")
+	bw.WriteString(ExperimentHeader)
 	if s.Version != "" {
 		bw.WriteString(", ckptlab " + s.Version)
 	}

@@ -3,7 +3,6 @@ package results
 import (
 	"context"
 	"io"
-	"os"
 )
 
 // WriteXLSXSheetRows writes the set's workbook as WriteXLSX does, with at
@@ -27,13 +26,6 @@ func NewParallelDeflater(w io.Writer) io.WriteCloser { return newParallelDeflate
 func DeflatedCRC(w io.WriteCloser) (uint32, int64) {
 	d := w.(*parallelDeflater)
 	return d.crc, d.size
-}
-
-// SetReadDir makes CheckReplace and Set.Check list folders with readDir until the
-// returned function is called: a test interleaves a write with a check.
-func SetReadDir(readDir func(string) ([]os.DirEntry, error)) (restore func()) {
-	listFolder = readDir
-	return func() { listFolder = os.ReadDir }
 }
 
 // PagedView is pagedView of that name: n blocks of rows rows.

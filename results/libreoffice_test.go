@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/folder"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -69,7 +70,7 @@ func soffice(t *testing.T, filter, file string) string {
 func TestLibreOfficeReadsTheWorkbook(t *testing.T) {
 	set := lessonSet(t)
 	out := t.TempDir()
-	if err := set.Write(out, []string{results.FormatCSV, results.FormatXLSX}); err != nil {
+	if err := folder.Replace(context.Background(), out, set, []string{results.FormatCSV, results.FormatXLSX}); err != nil {
 		t.Fatal(err)
 	}
 	folder := filepath.Join(out, set.Name)

@@ -2,8 +2,6 @@ package results
 
 import (
 	"bufio"
-	"ckptlab/answer"
-	"ckptlab/internal/atomicfs"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"ckptlab/answer"
+	"ckptlab/internal/atomicfs"
 )
 
 // Set is everything a run writes for one experiment.
@@ -64,7 +65,7 @@ type Set struct {
 	Config  []Setting
 	Version string
 	// Inputs are the files the run read (its experiment files): a folder
-	// that holds one is not the run's to replace (CheckReplace).
+	// that holds one is not the run's to replace (package folder).
 	Inputs []string
 }
 
@@ -140,58 +141,27 @@ func Files(name string, formats []string) []string {
 	return out
 }
 
-// Write writes the set in the given formats into dir/<name>/, as
-// WriteContext does without a context.
-func (s Set) Write(dir string, formats []string) error {
-	return s.WriteContext(context.Background(), dir, formats)
+// CheckFormats refuses a format a set cannot be written in.
+func CheckFormats(formats []string) error {
+	for _, f := range formats {
+		if !slices.Contains(allFormats, f) {
+			return fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
+		}
+	}
+	return nil
 }
 
-// WriteContext writes the set in the given formats into dir/<name>/,
-// together with experiment.yaml, as one consistent set (docs/outputs.md#the-output-folder; see
-// internal/atomicfs/folder.go): every file is written into a staging folder beside
-// dir/<name>/, and only when all of them are complete is that folder swapped
-// in for dir/<name>/ in one step. Files of the previous set go with it,
-// unless they are of the same experiment and version and of a format this
-// write leaves out (set_keep.go), and their paths are told to the
-// context's OnRemoved function; dir/<name>/shards/ stays. A folder that is
-// not ckptlab's to replace (CheckReplace) is refused with a *RefusedError.
-// A marker file, MarkerFile, says which files are the set's. The write holds the
-// folder's lock (atomicfs.LockFolder) throughout, so concurrent writes of one set
-// name wait for each other; under the lock it removes what writes killed
-// earlier left. A write that fails or is cancelled through ctx leaves the
-// previous set as it was and removes its staging folder.
-func (s Set) WriteContext(ctx context.Context, dir string, formats []string) error {
-	if dir == "" {
-		return errors.New("the output folder is the empty path (want a folder, such as out)")
-	}
+// Formats returns the formats a run can write, in the order of Files.
+func Formats() []string { return slices.Clone(allFormats) }
+
+// WriteFiles renders the set's files in the given formats into the folder stage.
+// Each file is synced.
+// The CSV tables and experiment.yaml are written at the same time.
+// An error names the file by its path in final, the folder stage becomes.
+func (s Set) WriteFiles(ctx context.Context, stage, final string, formats []string) error {
 	files, err := s.files(formats)
 	if err != nil {
 		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	unlock, err := atomicfs.LockFolder(ctx, dir, s.Name)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	final := filepath.Join(dir, s.Name)
-	if err := CheckReplace(dir, s.Name, s.Inputs); err != nil {
-		return err // checked before the work too; now under the lock
-	}
-	stage, err := atomicfs.MkdirStaging(dir, s.Name)
-	if err != nil {
-		return err
-	}
-	defer atomicfs.Remove(stage) // after the swap, the previous set
-	written := FilesOf(s.Name, formats, s.hasProcess())
-	kept, err := s.keepOthers(final, stage, written)
-	if err != nil {
-		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
-	}
-	if len(files) > 0 {
-		files = append(files, s.markerFile(written, kept))
 	}
 	for i := 0; i < len(files); {
 		j := i + 1
@@ -199,23 +169,11 @@ func (s Set) WriteContext(ctx context.Context, dir string, formats []string) err
 			j++
 		}
 		if f, err := writeStagedAlongside(ctx, stage, files[i:j]); err != nil {
-			return fmt.Errorf("writing %s: %w", filepath.Join(dir, s.Name, f.name), err)
+			return fmt.Errorf("writing %s: %w", filepath.Join(final, f.name), err)
 		}
 		i = j
 	}
-	if err := os.Chmod(stage, 0o755); err != nil {
-		return err
-	}
-	if err := atomicfs.SyncDir(stage); err != nil {
-		return err
-	}
-	if err := atomicfs.SwapIn(stage, final); err != nil {
-		return err
-	}
-	if err := atomicfs.SyncDir(dir); err != nil {
-		return err
-	}
-	return reportRemoved(ctx, stage, final)
+	return nil
 }
 
 // writeStagedAlongside writes files of a set into the staging folder at
@@ -293,6 +251,9 @@ type setFile struct {
 // files returns the files of the set in the given formats, in the order of
 // Files.
 func (s Set) files(formats []string) ([]setFile, error) {
+	if err := CheckFormats(formats); err != nil {
+		return nil, err
+	}
 	var out []setFile
 	for _, f := range formats {
 		switch f {
@@ -320,8 +281,6 @@ func (s Set) files(formats []string) ([]setFile, error) {
 			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
 				return writeRunJSON(ctx, ctxWriter{ctx, w}, s, "", "\n")
 			}})
-		default:
-			return nil, fmt.Errorf("format %q is not supported (want csv, xlsx, md or json)", f)
 		}
 	}
 	if len(out) > 0 {

@@ -1,7 +1,7 @@
 // Package results holds ckptlab's result tables and their writers. A table
 // is a model (columns and rows of typed values) kept apart from its
 // renderings: CSV for CI and diffs, XLSX for analysts, Markdown for job
-// summaries. Every file is written atomically.
+// summaries. Package folder puts the files in place.
 package results
 
 import (

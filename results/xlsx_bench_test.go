@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"ckptlab/folder"
 	"ckptlab/results"
 )
 
@@ -31,7 +33,7 @@ func BenchmarkXLSXWriter(b *testing.B) {
 	}
 	dir := b.TempDir()
 	benchPeakHeap(b, func() {
-		if err := set.Write(dir, []string{results.FormatXLSX}); err != nil {
+		if err := folder.Replace(context.Background(), dir, set, []string{results.FormatXLSX}); err != nil {
 			b.Fatal(err)
 		}
 	})

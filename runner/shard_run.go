@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
@@ -19,7 +19,7 @@ import (
 // shardsDir returns the folder of an experiment's shard files,
 // dir/<name>/shards: input to merge, not part of the output set.
 func shardsDir(dir string, e *experiment.Experiment) string {
-	return filepath.Join(dir, e.Name, atomicfs.ShardsDir)
+	return folder.Shards(dir, e.Name)
 }
 
 // configHash returns the hash of the resolved experiment that shard files carry:
@@ -83,23 +83,12 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 	data := f.Bytes(opt.ShardKey)
 	// Hold the output folder's lock while writing, so that a set swapped
 	// in at the same time (a merge, a run) cannot move shards/ away from
-	// under the rename. The lock file lives in OUT, which must exist first.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return run, err
-	}
-	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
+	// under the rename.
+	unlock, err := folder.Lock(ctx, dir, e.Name, e.Inputs())
 	if err != nil {
 		return run, err
 	}
 	defer unlock()
-	// Under the lock: the folder is still one a run may write into, and
-	// what killed shards and runs left goes.
-	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
-		return run, err
-	}
-	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
-		return run, err
-	}
 	if err := os.MkdirAll(filepath.Dir(run.Path), 0o755); err != nil {
 		return run, err
 	}
@@ -110,15 +99,12 @@ func RunShard(ctx context.Context, e *experiment.Experiment, opt Options, s Shar
 // runs left in dir/<name>/, as a shard that writes its file does: a shard
 // that finds its file there and keeps it cleans up all the same.
 func tidy(ctx context.Context, dir string, e *experiment.Experiment) error {
-	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
+	unlock, err := folder.Lock(ctx, dir, e.Name, e.Inputs())
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
-		return err
-	}
-	return atomicfs.CleanLeftovers(dir, e.Name)
+	unlock()
+	return nil
 }
 
 // checkShard reports whether f is a shard of this experiment, whose hash,
@@ -213,10 +199,10 @@ func (m *missingShardsError) Error() string {
 // running or killed, are ignored. Files are read one at a time and their
 // tallies summed: memory grows with the tallies, never with subscribers,
 // and time with the tallies and the subscribers counted again. It waits
-// for the output folder's lock (atomicfs.LockFolder), which ctx may end.
+// for the output folder's lock (folder.Lock), which ctx may end.
 func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Options) (*Result, error) {
-	folder := shardsDir(dir, e)
-	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", folder)
+	shards := shardsDir(dir, e)
+	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", shards)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
 	}
@@ -224,18 +210,12 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Option
 	// set swapped in, while the files are read. A run killed while it
 	// swapped its set in may have left the shards in its staging folder:
 	// they are moved back first.
-	unlock, err := atomicfs.LockFolder(ctx, dir, e.Name)
+	unlock, err := folder.Lock(ctx, dir, e.Name, e.Inputs())
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := results.CheckReplace(dir, e.Name, e.Inputs()); err != nil {
-		return nil, err
-	}
-	if err := atomicfs.CleanLeftovers(dir, e.Name); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(folder)
+	entries, err := os.ReadDir(shards)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noShards
 	}
@@ -248,7 +228,7 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Option
 	m.tallies = make([]*model.Tally, len(m.srcs))
 	for _, entry := range entries {
 		if name := entry.Name(); !strings.HasPrefix(name, ".") && !entry.IsDir() {
-			m.add(folder, name)
+			m.add(shards, name)
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -260,14 +240,14 @@ func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Option
 			return nil, noShards
 		}
 	case 1:
-		m.missing(folder)
+		m.missing(shards)
 	default:
 		slices.Sort(m.ns)
 		m.problems = append(m.problems, fmt.Errorf("%s: shard files of runs in %s parts side by side; keep the files of one run and remove the others",
-			folder, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.ns)), ", "), "[]")))
+			shards, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.ns)), ", "), "[]")))
 	}
 	if len(m.problems) == 0 {
-		m.checkSums(folder)
+		m.checkSums(shards)
 	}
 	if len(m.problems) > 0 {
 		return nil, errors.Join(m.problems...)

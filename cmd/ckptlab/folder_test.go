@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"context"
 	"maps"
 	"math/rand/v2"
@@ -128,7 +128,7 @@ func TestConcurrentRuns(t *testing.T) {
 	seen := map[int]bool{}
 	for round := range rounds {
 		if round%2 == 0 {
-			if err := os.Remove(atomicfs.LockPath(out, "lesson")); err != nil && !os.IsNotExist(err) {
+			if err := os.Remove(folder.LockPath(out, "lesson")); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
 		}
@@ -260,7 +260,7 @@ func (s *syncBuffer) String() string {
 // Run must say on stderr that it waits, then write once the lock is free.
 func TestRunSaysItWaits(t *testing.T) {
 	out := t.TempDir()
-	unlock, err := atomicfs.LockFolder(context.Background(), out, "lesson")
+	unlock, err := folder.Lock(context.Background(), out, "lesson", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 
-	"ckptlab/results"
+	"ckptlab/folder"
 	"ckptlab/runner/experiment"
 )
 
 // checkFolders refuses, before any work, a run whose output folders it may
-// not replace (results.CheckReplace). Such a folder holds the user's files,
+// not replace (folder.CheckReplace). Such a folder holds the user's files,
 // is a symbolic link, or holds the experiment file. checkFolders prints why
 // and returns exit code 2. It returns exitOK when every folder may be
 // written.
@@ -21,8 +21,8 @@ import (
 func checkFolders(ctx context.Context, name string, exps []*experiment.Experiment, out string, stderr io.Writer) int {
 	code := exitOK
 	for _, e := range exps {
-		err := results.CheckFolder(ctx, out, e.Name, e.Inputs())
-		var r *results.RefusedError
+		err := folder.CheckReplace(ctx, out, e.Name, e.Inputs())
+		var r *folder.RefusedError
 		switch {
 		case errors.As(err, &r):
 			fmt.Fprintf(stderr, "ckptlab %s: %v\n", name, err)
@@ -38,7 +38,7 @@ func checkFolders(ctx context.Context, name string, exps []*experiment.Experimen
 // only under the folder's lock. It returns exit code 2 for it, bad input
 // as when found before the work. ok is false for any other error.
 func refused(name string, err error, stderr io.Writer) (code int, ok bool) {
-	var r *results.RefusedError
+	var r *folder.RefusedError
 	if !errors.As(err, &r) {
 		return 0, false
 	}

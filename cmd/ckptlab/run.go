@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -108,7 +108,7 @@ func run(files []string, f runFlags, stdout, stderr io.Writer) int {
 	if !f.check && f.out != "-" {
 		checkCtx := ctx
 		if f.shardOf.Valid() {
-			checkCtx = atomicfs.OnLockWait(ctx, func(string) {}) // shards wait in silence
+			checkCtx = folder.OnLockWait(ctx, func(string) {}) // shards wait in silence
 		}
 		if code := checkFolders(checkCtx, "run", exps, f.out, stderr); code != exitOK {
 			return code
@@ -184,11 +184,11 @@ func runOne(ctx context.Context, e *experiment.Experiment, f runFlags, stdout, s
 // and its headline: the answer, under -q too. Each file of the previous set
 // that the write removed is named on stderr, as it goes.
 func writeSet(ctx context.Context, set results.Set, out string, formats []string, stdout, stderr io.Writer) error {
-	ctx = results.OnRemoved(ctx, func(path string) {
+	ctx = folder.OnRemoved(ctx, func(path string) {
 		fmt.Fprintf(stderr, "ckptlab: removed %s: of the previous set in %s, of another experiment or version, and of a format this run does not write\n",
 			path, filepath.Dir(path))
 	})
-	if err := set.WriteContext(ctx, out, formats); err != nil {
+	if err := folder.Replace(ctx, out, set, formats); err != nil {
 		return err
 	}
 	for _, name := range set.Files(formats) {

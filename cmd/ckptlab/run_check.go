@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"ckptlab/folder"
 	"ckptlab/internal/words"
 	"ckptlab/results"
 )
@@ -24,7 +25,7 @@ func (c checkCounts) add(d checkCounts) checkCounts {
 // files in out/<name>/ for the given formats, writing nothing, and prints
 // each file that differs, is missing or is of no set to stdout.
 func checkSet(ctx context.Context, set results.Set, out string, formats []string, stdout io.Writer) (checkCounts, error) {
-	diffs, err := set.Check(ctx, out, formats)
+	diffs, err := folder.Check(ctx, out, set, formats)
 	if err != nil {
 		return checkCounts{}, err
 	}

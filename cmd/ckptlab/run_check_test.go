@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/results"
+	"ckptlab/folder"
 )
 
 var lessonFile = filepath.Join("..", "..", "experiments", "lesson.yaml")
@@ -162,7 +162,7 @@ func TestRunDefaultFormats(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
+	if want := []string{folder.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "lesson.xlsx"}; !slices.Equal(names, want) {
 		t.Errorf("run wrote %v, want %v (csv and xlsx by default, nothing else)", names, want)
 	}
 }

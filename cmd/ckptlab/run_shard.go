@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -19,7 +19,7 @@ import (
 func runShard(ctx context.Context, e *experiment.Experiment, s runner.Shard, f runFlags, stdout, stderr io.Writer) error {
 	// Shards of one run share the folder's lock while each renames its file in.
 	// A wait for it is short and normal, not worth a word.
-	ctx = atomicfs.OnLockWait(ctx, func(string) {})
+	ctx = folder.OnLockWait(ctx, func(string) {})
 	key, err := shardKey()
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"ckptlab/folder"
 	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/signals"
 )
@@ -120,7 +121,7 @@ func interruptContext() (ctx context.Context, stop func()) {
 // A wait for another ckptlab writing the same folder is said on stderr.
 func commandContext(name string, stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, stop = interruptContext()
-	ctx = atomicfs.OnLockWait(ctx, func(folder string) {
+	ctx = folder.OnLockWait(ctx, func(folder string) {
 		fmt.Fprintf(stderr, "ckptlab %s: another ckptlab is writing %s; waiting for it to finish (Ctrl-C to give up)\n", name, folder)
 	})
 	return ctx, stop

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"ckptlab/folder"
 	"ckptlab/internal/signals"
-	"ckptlab/results"
 )
 
 // mainEnv, set in the environment, makes TestHelperMain run ckptlab with
@@ -190,10 +190,10 @@ func TestInterruptedRun(t *testing.T) {
 				if code := Main([]string{"run", "-o", out, "--format", "csv,xlsx,md", lessonFile}, &stdout, &stderr); code != 0 {
 					t.Fatalf("run exited %d: %s", code, stderr.String())
 				}
-				folder := filepath.Join(out, "lesson")
+				setDir := filepath.Join(out, "lesson")
 				before := map[string][]byte{}
-				for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "lesson.xlsx", "lesson.md", "experiment.yaml", results.MarkerFile} {
-					before[name], err = os.ReadFile(filepath.Join(folder, name))
+				for _, name := range []string{"grid.csv", "failures.csv", "decisions.csv", "breakeven.csv", "lesson.xlsx", "lesson.md", "experiment.yaml", folder.MarkerFile} {
+					before[name], err = os.ReadFile(filepath.Join(setDir, name))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -209,7 +209,7 @@ func TestInterruptedRun(t *testing.T) {
 				}
 				exited := make(chan error, 1)
 				go func() { exited <- cmd.Wait() }()
-				if !waitFor(func() bool { return phase.until(folder) }, exited) {
+				if !waitFor(func() bool { return phase.until(setDir) }, exited) {
 					t.Fatalf("the run ended before it was %s; stderr: %s", phase.name, stderr.String())
 				}
 				if err := cmd.Process.Signal(sig); err != nil {
@@ -230,7 +230,7 @@ func TestInterruptedRun(t *testing.T) {
 					t.Errorf("the run exited %v, want %d and a message; stderr: %s", err, exitInterrupted, stderr.String())
 				}
 
-				entries, err := os.ReadDir(folder)
+				entries, err := os.ReadDir(setDir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -257,7 +257,7 @@ func TestInterruptedRun(t *testing.T) {
 						t.Errorf("%s appeared at a final name", name)
 						continue
 					}
-					got, err := os.ReadFile(filepath.Join(folder, name))
+					got, err := os.ReadFile(filepath.Join(setDir, name))
 					if err != nil {
 						t.Fatal(err)
 					}

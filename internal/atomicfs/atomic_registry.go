@@ -96,15 +96,15 @@ func (r *registry) rename(tmps, finals []string) error {
 	return nil
 }
 
-// locked runs swap while holding the lock, unless removeAll has run.
-// So a swap into place happens wholly before the removal, or not at all.
-func (r *registry) locked(swap func() error) error {
+// locked runs step while holding the lock, unless removeAll has run.
+// So a step into place happens wholly before the removal, or not at all.
+func (r *registry) locked(step func() error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
 		return ErrInterrupted
 	}
-	return swap()
+	return step()
 }
 
 // removeAll removes every tracked path.

@@ -80,7 +80,7 @@ func stale(dir string) bool {
 	if err != nil || !fi.IsDir() || !ownedByMe(fi) {
 		return false
 	}
-	f, err := os.OpenFile(filepath.Join(dir, scratchLock), os.O_RDONLY|noFollow, 0)
+	f, err := os.OpenFile(filepath.Join(dir, scratchLock), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return time.Since(fi.ModTime()) > 24*time.Hour || time.Since(fi.ModTime()) > scratchGrace && hasFiles(dir)
 	}

@@ -1,4 +1,4 @@
-package results_test
+package folder_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"ckptlab/folder"
 	"ckptlab/results"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestWriteAgainKeepsOtherFormats(t *testing.T) {
 	csv := []string{"breakeven.csv", "decisions.csv", "failures.csv", "grid.csv"}
 	with := func(names ...string) []string {
-		out := append([]string{results.MarkerFile, "experiment.yaml"}, names...)
+		out := append([]string{folder.MarkerFile, "experiment.yaml"}, names...)
 		slices.Sort(out)
 		return out
 	}
@@ -37,29 +38,29 @@ func TestWriteAgainKeepsOtherFormats(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			set := lessonSet(t)
 			out := t.TempDir()
-			folder := filepath.Join(out, set.Name)
-			if err := set.Write(out, c.first); err != nil {
+			setDir := filepath.Join(out, set.Name)
+			if err := folder.Replace(context.Background(), out, set, c.first); err != nil {
 				t.Fatal(err)
 			}
-			if err := results.CheckReplace(out, set.Name, nil); err != nil {
+			if err := folder.CheckReplace(context.Background(), out, set.Name, nil); err != nil {
 				t.Fatalf("after %v: %v", c.first, err)
 			}
 			if c.changed {
 				set.Config = append(set.Config, results.Setting{Key: "state_rows", Value: "[999]", Origin: "--set"})
 			}
 			var removed []string
-			ctx := results.OnRemoved(context.Background(), func(path string) { removed = append(removed, filepath.Base(path)) })
-			if err := set.WriteContext(ctx, out, c.second); err != nil {
+			ctx := folder.OnRemoved(context.Background(), func(path string) { removed = append(removed, filepath.Base(path)) })
+			if err := folder.Replace(ctx, out, set, c.second); err != nil {
 				t.Fatalf("after %v, writing %v: %v", c.first, c.second, err)
 			}
-			if got := names(t, folder); !slices.Equal(got, c.want) {
+			if got := names(t, setDir); !slices.Equal(got, c.want) {
 				t.Errorf("the folder holds %v, want %v", got, c.want)
 			}
 			slices.Sort(removed)
 			if !slices.Equal(removed, c.removed) {
 				t.Errorf("removed %v, want %v", removed, c.removed)
 			}
-			if err := results.CheckReplace(out, set.Name, nil); err != nil {
+			if err := folder.CheckReplace(context.Background(), out, set.Name, nil); err != nil {
 				t.Errorf("the folder cannot be written a third time: %v", err)
 			}
 		})

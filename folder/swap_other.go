@@ -1,6 +1,6 @@
 //go:build !linux
 
-package atomicfs
+package folder
 
 // exchange reports that folders cannot be exchanged atomically here.
 // The swap renames the old folder aside instead.

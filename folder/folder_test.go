@@ -1,4 +1,4 @@
-package results_test
+package folder_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/internal/atomicfs"
+	"ckptlab/folder"
 	"ckptlab/results"
 )
 
@@ -40,25 +40,25 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if fallback {
-				defer atomicfs.WithoutExchange()()
+				defer folder.WithoutExchange()()
 			}
 			set := lessonSet(t)
 			out := t.TempDir()
-			folder := filepath.Join(out, set.Name)
-			if err := set.Write(out, []string{"csv", "xlsx", "md"}); err != nil {
+			setDir := filepath.Join(out, set.Name)
+			if err := folder.Replace(context.Background(), out, set, []string{"csv", "xlsx", "md"}); err != nil {
 				t.Fatal(err)
 			}
-			shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-2")
+			shard := filepath.Join(setDir, folder.ShardsDir, "1-of-2")
 			os.MkdirAll(filepath.Dir(shard), 0o755)
 			if err := os.WriteFile(shard, []byte("shard"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			set.Config = append(set.Config, results.Setting{Key: "state_rows", Value: "[999]", Origin: "--set"})
-			if err := set.Write(out, []string{"csv"}); err != nil {
+			if err := folder.Replace(context.Background(), out, set, []string{"csv"}); err != nil {
 				t.Fatal(err)
 			}
-			want := []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
-			if got := names(t, folder); !slices.Equal(got, want) {
+			want := []string{folder.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv", "shards"}
+			if got := names(t, setDir); !slices.Equal(got, want) {
 				t.Errorf("the folder holds %v, want %v", got, want)
 			}
 			if got := names(t, out); !slices.Equal(got, []string{".lesson.lock", "lesson"}) {
@@ -67,7 +67,7 @@ func TestWriteSwapsTheWholeSet(t *testing.T) {
 			if data, _ := os.ReadFile(shard); string(data) != "shard" {
 				t.Errorf("the shard holds %q after the swap", data)
 			}
-			yaml, _ := os.ReadFile(filepath.Join(folder, "experiment.yaml"))
+			yaml, _ := os.ReadFile(filepath.Join(setDir, "experiment.yaml"))
 			if !strings.Contains(string(yaml), "state_rows: [999]  # --set\n") {
 				t.Errorf("experiment.yaml does not say where state_rows came from:\n%s", yaml)
 			}
@@ -82,19 +82,19 @@ func TestWriteCleansUpAKilledRun(t *testing.T) {
 	set := lessonSet(t)
 	out := t.TempDir()
 	stale := filepath.Join(out, ".lesson.tmp-123")
-	os.MkdirAll(filepath.Join(stale, atomicfs.ShardsDir), 0o755)
+	os.MkdirAll(filepath.Join(stale, folder.ShardsDir), 0o755)
 	os.WriteFile(filepath.Join(stale, "grid.csv"), []byte("half a ro"), 0o644)
-	os.WriteFile(filepath.Join(stale, atomicfs.ShardsDir, "2-of-2"), []byte("shard"), 0o644)
+	os.WriteFile(filepath.Join(stale, folder.ShardsDir, "2-of-2"), []byte("shard"), 0o644)
 	other := filepath.Join(out, ".lessons.tmp-1") // another name's: not this write's to remove
 	os.MkdirAll(other, 0o755)
 
-	if err := set.Write(out, []string{"csv"}); err != nil {
+	if err := folder.Replace(context.Background(), out, set, []string{"csv"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := names(t, out), []string{".lesson.lock", ".lessons.tmp-1", "lesson"}; !slices.Equal(got, want) {
 		t.Errorf("the output folder holds %v, want %v", got, want)
 	}
-	if data, _ := os.ReadFile(filepath.Join(out, "lesson", atomicfs.ShardsDir, "2-of-2")); string(data) != "shard" {
+	if data, _ := os.ReadFile(filepath.Join(out, "lesson", folder.ShardsDir, "2-of-2")); string(data) != "shard" {
 		t.Errorf("the shard the killed run held is %q, want it moved back", data)
 	}
 }
@@ -104,10 +104,10 @@ func TestWriteCleansUpAKilledRun(t *testing.T) {
 func lockedLesson(t *testing.T) (set results.Set, out string, unlock func()) {
 	t.Helper()
 	set, out = lessonSet(t), t.TempDir()
-	if err := set.Write(out, []string{"csv"}); err != nil {
+	if err := folder.Replace(context.Background(), out, set, []string{"csv"}); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := atomicfs.LockFolder(context.Background(), out, set.Name)
+	unlock, err := folder.Lock(context.Background(), out, set.Name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,21 +120,21 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 	set, out, unlock := lockedLesson(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
-	go func() { done <- set.WriteContext(ctx, out, []string{"md"}) }()
+	go func() { done <- folder.Replace(ctx, out, set, []string{"md"}) }()
 	stop := errors.New("stopped while waiting")
 	cancel(stop)
 	if err := <-done; !errors.Is(err, stop) {
 		t.Errorf("a write waiting for the lock returned %v, want %v", err, stop)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{folder.MarkerFile, "breakeven.csv", "decisions.csv", "experiment.yaml", "failures.csv", "grid.csv"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want the first set %v", got, want)
 	}
 	unlock()
 	set.Config = append(set.Config, results.Setting{Key: "workers", Value: "[2]", Origin: "--set"}) // another experiment
-	if err := set.Write(out, []string{"md"}); err != nil {
+	if err := folder.Replace(context.Background(), out, set, []string{"md"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := names(t, filepath.Join(out, set.Name)), []string{results.MarkerFile, "experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
+	if got, want := names(t, filepath.Join(out, set.Name)), []string{folder.MarkerFile, "experiment.yaml", "lesson.md"}; !slices.Equal(got, want) {
 		t.Errorf("the folder holds %v, want %v", got, want)
 	}
 }
@@ -142,7 +142,7 @@ func TestWriteWaitsForTheLock(t *testing.T) {
 // TestWriteRefusesAnEmptyFolderName checks that "" is not taken as the
 // current folder.
 func TestWriteRefusesAnEmptyFolderName(t *testing.T) {
-	err := lessonSet(t).Write("", []string{"csv"})
+	err := folder.Replace(context.Background(), "", lessonSet(t), []string{"csv"})
 	if err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("Write to \"\" = %v, want an error", err)
 	}
@@ -154,11 +154,11 @@ func TestCheckWaitsForAWrite(t *testing.T) {
 	set, out, unlock := lockedLesson(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := set.Check(ctx, out, []string{"csv"}); !errors.Is(err, context.Canceled) {
+	if _, err := folder.Check(ctx, out, set, []string{"csv"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a check while a write holds the lock returned %v, want it to wait until cancelled", err)
 	}
 	unlock()
-	if diffs, err := set.Check(context.Background(), out, []string{"csv"}); err != nil || len(diffs) != 0 {
+	if diffs, err := folder.Check(context.Background(), out, set, []string{"csv"}); err != nil || len(diffs) != 0 {
 		t.Errorf("Check = %v, %v; want no difference", diffs, err)
 	}
 }
@@ -170,7 +170,7 @@ func TestCheckWaitsForAWrite(t *testing.T) {
 // kernel's answer to listing a removed folder ("readdirent …: no such file
 // or directory"), or a listing of the old folder, is an artefact of the
 // race, not of the folder: the check before a run must neither fail nor
-// refuse a folder it may replace, and --check's comparison (Set.Check)
+// refuse a folder it may replace, and --check's comparison (Check)
 // must compare again under the lock the write made and find the set it
 // wrote.
 func TestReadDuringTheFirstWrite(t *testing.T) {
@@ -179,10 +179,10 @@ func TestReadDuringTheFirstWrite(t *testing.T) {
 		read   func(set results.Set, out string) error
 	}{
 		{"the check before a run", func(set results.Set, out string) error {
-			return results.CheckFolder(context.Background(), out, set.Name, nil)
+			return folder.CheckReplace(context.Background(), out, set.Name, nil)
 		}},
 		{"--check", func(set results.Set, out string) error {
-			diffs, err := set.Check(context.Background(), out, []string{"csv"})
+			diffs, err := folder.Check(context.Background(), out, set, []string{"csv"})
 			if err == nil && len(diffs) != 0 {
 				err = fmt.Errorf("differences %v", diffs)
 			}
@@ -191,17 +191,17 @@ func TestReadDuringTheFirstWrite(t *testing.T) {
 	} {
 		t.Run(c.reader, func(t *testing.T) {
 			set, out := lessonSet(t), t.TempDir()
-			folder := filepath.Join(out, set.Name)
-			if err := os.MkdirAll(filepath.Join(folder, atomicfs.ShardsDir), 0o755); err != nil {
+			setDir := filepath.Join(out, set.Name)
+			if err := os.MkdirAll(filepath.Join(setDir, folder.ShardsDir), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			shard := filepath.Join(folder, atomicfs.ShardsDir, "1-of-1")
+			shard := filepath.Join(setDir, folder.ShardsDir, "1-of-1")
 			if err := os.WriteFile(shard, []byte("a shard"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			wrote := false
-			defer results.SetReadDir(func(path string) ([]os.DirEntry, error) {
-				if wrote || path != folder {
+			defer folder.SetReadDir(func(path string) ([]os.DirEntry, error) {
+				if wrote || path != setDir {
 					return os.ReadDir(path)
 				}
 				wrote = true
@@ -210,7 +210,7 @@ func TestReadDuringTheFirstWrite(t *testing.T) {
 					return nil, err
 				}
 				defer f.Close()
-				if err := set.Write(out, []string{"csv"}); err != nil {
+				if err := folder.Replace(context.Background(), out, set, []string{"csv"}); err != nil {
 					t.Errorf("the write during the read: %v", err)
 				}
 				return f.ReadDir(-1)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package atomicfs
+package folder
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package atomicfs
+package folder
 
 // noFollow is 0 where the system has no O_NOFOLLOW.
 // openLock then checks for a symbolic link after a failed open only.

@@ -1,4 +1,4 @@
-package atomicfs
+package folder
 
 import (
 	"context"
@@ -54,10 +54,10 @@ func TestReadLocked(t *testing.T) {
 				}
 			}
 			var held []bool
-			err := ReadLocked(context.Background(), dir, "x", func() error {
+			err := readLocked(context.Background(), dir, "x", func() error {
 				held = append(held, writeExcluded(t, dir, "x"))
 				if tc.writeOnce && len(held) == 1 {
-					unlock, err := LockFolder(context.Background(), dir, "x")
+					unlock, err := lockExclusive(context.Background(), dir, "x")
 					if err != nil {
 						t.Fatalf("a write during the first read could not lock: %v", err)
 					}

@@ -1,4 +1,4 @@
-package atomicfs
+package folder
 
 import (
 	"errors"

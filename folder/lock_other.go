@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package atomicfs
+package folder
 
 import (
 	"errors"
