@@ -34,7 +34,7 @@
 // Under the lock no other write is in progress.
 // So a staging folder found then is a killed run's leftover, and goes.
 // Shards it took along are moved back first.
-// So do temporary shard files in shards/.
+// Temporary shard files in shards/ go too.
 //
 // A reader takes the shared lock (CheckReplace, Check).
 // A folder without a lock file has had no write yet, and a read makes none.
