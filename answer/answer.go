@@ -10,7 +10,7 @@ import (
 	"math/big"
 	"slices"
 
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 )
 
@@ -46,7 +46,7 @@ func (g *Group) left(i int) bool { return g.Left == nil || g.Left[i] }
 // Total returns the expected total of the i-th cost at p.
 func (g *Group) Total(i int, p float64) float64 {
 	c := g.Costs[i]
-	return decide.Expected(p, c.Sum, c.Weight, c.CertainCost(g.StateRows))
+	return criteria.Expected(p, c.Sum, c.Weight, c.CertainCost(g.StateRows))
 }
 
 // Best returns the index of the cost left with the least expected total at p.
@@ -57,7 +57,7 @@ func (g *Group) Best(p float64) int {
 
 // bestOf is Best among the costs left in left (nil: every one).
 func (g *Group) bestOf(left []bool, p float64) int {
-	return decide.Best(len(g.Costs), left, func(i int) float64 { return g.Total(i, p) })
+	return criteria.Best(len(g.Costs), left, func(i int) float64 { return g.Total(i, p) })
 }
 
 // bestAt is Best among the costs left at the j-th probability in
@@ -89,7 +89,7 @@ type Envelope struct {
 	Group
 	// Full is the lower envelope over p in [0, 1], as breakeven.csv has it.
 	// Each Line indexes Costs.
-	Full []decide.Piece
+	Full []criteria.Piece
 	// Pieces is the envelope clipped to the declared probability range.
 	Pieces []Piece
 	// Bests are the best costs at each declared probability.
@@ -180,24 +180,24 @@ func (e *Envelope) Range() (lo, hi float64) {
 
 // NewEnvelope computes a group's envelope.
 // It takes the lower envelope of the expected totals of the costs left over
-// [0, 1] (decide.Envelope). Then it cuts the pieces on the declared range.
+// [0, 1] (criteria.Envelope). Then it cuts the pieces on the declared range.
 // With one probability, or a range that is a point, it is the one best
 // interval there.
 func NewEnvelope(g Group) *Envelope {
 	e := &Envelope{Group: g, Bests: NewBests(g)}
 	e.LeftAt = nil // what it returns may be reused by the group's maker
-	var lines []decide.Line
+	var lines []criteria.Line
 	var index []int // of each line, in Costs
 	for i, c := range g.Costs {
 		if g.left(i) {
-			lines = append(lines, decide.Line{Certain: c.CertainCost(g.StateRows), Sum: c.Sum})
+			lines = append(lines, criteria.Line{Certain: c.CertainCost(g.StateRows), Sum: c.Sum})
 			index = append(index, i)
 		}
 	}
 	if len(lines) == 0 {
 		return e
 	}
-	e.Full = decide.Envelope(lines, g.Costs[0].Weight)
+	e.Full = criteria.Envelope(lines, g.Costs[0].Weight)
 	for i := range e.Full {
 		e.Full[i].Line = index[e.Full[i].Line]
 	}
@@ -233,7 +233,7 @@ func NewEnvelope(g Group) *Envelope {
 func (e *Envelope) piece(i int, from, to *big.Rat) Piece {
 	f, t := new(big.Rat).Set(from), new(big.Rat).Set(to)
 	return Piece{Index: i, Interval: e.Costs[i].Interval, From: f, To: t,
-		FromTotal: e.Total(i, decide.Probability(f)), ToTotal: e.Total(i, decide.Probability(t))}
+		FromTotal: e.Total(i, criteria.Probability(f)), ToTotal: e.Total(i, criteria.Probability(t))}
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {

@@ -1,7 +1,7 @@
 package answer
 
 import (
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 )
 
@@ -17,7 +17,7 @@ type Decision struct {
 	OptimalTotal      float64
 	Young, Daly       float64
 	YoungOK           bool
-	Schedule          decide.Schedule
+	Schedule          criteria.Schedule
 	ScheduleTotal     float64
 	// ScheduleBeats reports whether the schedule costs less than every
 	// interval, declared or not.
@@ -32,7 +32,7 @@ type Source struct {
 	Rows     int64
 	Failures model.FailureSet
 	Costs    []model.Cost // the declared intervals, in declared order
-	outs     []decide.Outcomes
+	outs     []criteria.Outcomes
 	sums     []int64
 }
 
@@ -40,23 +40,23 @@ type Source struct {
 // O(intervals × n log n + P log P).
 func NewSource(stream model.Recovery, periods int, rows int64, fs model.FailureSet, costs []model.Cost) *Source {
 	s := &Source{Periods: periods, Rows: rows, Failures: fs, Costs: costs,
-		outs: make([]decide.Outcomes, len(costs)), sums: decide.Sums(stream, periods, fs)}
+		outs: make([]criteria.Outcomes, len(costs)), sums: criteria.Sums(stream, periods, fs)}
 	ys := make([]int64, len(fs.Periods))
 	for i, c := range costs {
 		for j, f := range fs.Periods {
 			ys[j] = stream.Recomputed(c.Interval, f)
 		}
-		s.outs[i] = decide.NewOutcomes(ys, fs.Weights)
+		s.outs[i] = criteria.NewOutcomes(ys, fs.Weights)
 	}
 	return s
 }
 
 // Decide makes the decision at a state size and probability.
 // It picks among the intervals left (nil: every one), at risk level alpha.
-// Schedule is the best schedule there (decide.Schedules.Best, or a memo of it).
+// Schedule is the best schedule there (criteria.Schedules.Best, or a memo of it).
 // Decide costs O(intervals + log n) for the declared criteria.
 // It costs O(P) for the optimum.
-func (s *Source) Decide(left []bool, stateRows int, p, alpha float64, schedule decide.Schedule) Decision {
+func (s *Source) Decide(left []bool, stateRows int, p, alpha float64, schedule criteria.Schedule) Decision {
 	weight := s.Failures.Total()
 	g := Group{StateRows: stateRows, Costs: s.Costs, Left: left}
 	d := Decision{Best: g.Best(p)}
@@ -74,11 +74,11 @@ func (s *Source) Decide(left []bool, stateRows int, p, alpha float64, schedule d
 		}
 		first = false
 	}
-	d.Optimal, d.OptimalTotal = decide.Optimum(s.sums, weight, p, int64(stateRows))
-	d.Young, d.Daly, d.YoungOK = decide.Young(s.Rows, s.Periods, int64(stateRows), len(s.Failures.Periods), p)
+	d.Optimal, d.OptimalTotal = criteria.Optimum(s.sums, weight, p, int64(stateRows))
+	d.Young, d.Daly, d.YoungOK = criteria.Young(s.Rows, s.Periods, int64(stateRows), len(s.Failures.Periods), p)
 	d.Schedule = schedule
 	d.ScheduleTotal = schedule.Expected(p, weight, int64(stateRows))
-	optimum := decide.Line{Certain: int64(d.Optimal.Checkpoints(s.Periods)) * int64(stateRows), Sum: s.sums[d.Optimal]}
+	optimum := criteria.Line{Certain: int64(d.Optimal.Checkpoints(s.Periods)) * int64(stateRows), Sum: s.sums[d.Optimal]}
 	d.ScheduleBeats = schedule.Below(p, weight, int64(stateRows), optimum)
 	return d
 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 )
 
@@ -24,7 +24,7 @@ func TestDecideLesson(t *testing.T) {
 		costs = append(costs, model.NewCost(stream, model.WorkerSet{}, 12, k, 8, fs))
 	}
 	s := NewSource(stream, 12, 2200, fs, costs)
-	schedules := decide.NewSchedules(stream, 12, fs)
+	schedules := criteria.NewSchedules(stream, 12, fs)
 	tests := []struct {
 		p                   float64
 		best, worst         model.Interval

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"ckptlab/answer"
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -201,14 +201,14 @@ func emphasisFirst(shown, emph []int) []int {
 // gives them: at each probability where one piece ends and the next
 // begins, the interval best before and after it, at the expected total
 // they share there.
-func breakevenMarks(costs []model.Cost, pieces []decide.Piece, stateRows int) []results.Mark {
+func breakevenMarks(costs []model.Cost, pieces []criteria.Piece, stateRows int) []results.Mark {
 	var marks []results.Mark
 	for i := 1; i < len(pieces); i++ {
-		p := decide.Probability(pieces[i].From)
+		p := criteria.Probability(pieces[i].From)
 		marks = append(marks, results.Mark{
 			X:        p,
 			Y:        expectedTotal(costs[pieces[i].Line], p, stateRows),
-			Fraction: decide.Fraction(pieces[i].From),
+			Fraction: criteria.Fraction(pieces[i].From),
 			From:     "interval " + costs[pieces[i-1].Line].Interval.String(),
 			To:       "interval " + costs[pieces[i].Line].Interval.String(),
 		})
@@ -220,7 +220,7 @@ func breakevenMarks(costs []model.Cost, pieces []decide.Piece, stateRows int) []
 // 1, the declared probabilities and the envelope's breakpoints, ascending
 // and each once, or an even grid over [0, 1] and the breakpoints when there
 // are too many. The envelope is straight between them.
-func chartProbabilities(declared []float64, pieces []decide.Piece) []float64 {
+func chartProbabilities(declared []float64, pieces []criteria.Piece) []float64 {
 	xs := append([]float64{0, 1}, declared...)
 	slices.Sort(xs)
 	xs = slices.Compact(xs)
@@ -231,7 +231,7 @@ func chartProbabilities(declared []float64, pieces []decide.Piece) []float64 {
 		}
 	}
 	for i := 1; i < len(pieces); i++ {
-		xs = append(xs, decide.Probability(pieces[i].From))
+		xs = append(xs, criteria.Probability(pieces[i].From))
 	}
 	slices.Sort(xs)
 	return slices.Compact(xs)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"ckptlab/answer"
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -27,7 +27,7 @@ type decision struct {
 	optimalTotal      float64
 	young, daly       float64
 	youngOK           bool
-	schedule          decide.Schedule
+	schedule          criteria.Schedule
 	scheduleTotal     float64
 	scheduleBeats     bool // the schedule costs less than every interval, declared or not
 }
@@ -35,14 +35,14 @@ type decision struct {
 // outcomes returns, per declared interval of the source, the rows the whole
 // stream recomputes at every failure of the failure set, sorted for the
 // tail criterion. It costs O(intervals × n log n) once per source.
-func outcomes(sr *runner.SourceResult) []decide.Outcomes {
-	out := make([]decide.Outcomes, len(sr.Intervals))
+func outcomes(sr *runner.SourceResult) []criteria.Outcomes {
+	out := make([]criteria.Outcomes, len(sr.Intervals))
 	ys := make([]int64, len(sr.Failures.Periods))
 	for i, k := range sr.Intervals {
 		for j, f := range sr.Failures.Periods {
 			ys[j] = sr.Stream.Recomputed(k, f)
 		}
-		out[i] = decide.NewOutcomes(ys, sr.Failures.Weights)
+		out[i] = criteria.NewOutcomes(ys, sr.Failures.Weights)
 	}
 	return out
 }
@@ -80,14 +80,14 @@ func (r *result) decisions(yield func(d *decision) bool) {
 	var (
 		src       *runner.SourceResult
 		as        *answer.Source
-		schedules *decide.Schedules
+		schedules *criteria.Schedules
 	)
 	for pt := range r.decisionPoints {
 		sr, stateRows, prob, left := pt.sr, pt.stateRows, pt.prob, pt.left
 		if sr != src {
 			src = sr
 			as = answer.NewSource(sr.Stream, sr.Source.Periods, sr.Rows, sr.Failures, sr.Parts[0].Costs)
-			schedules = decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
+			schedules = criteria.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures)
 		}
 		a := as.Decide(left, stateRows, prob, alpha, r.schedules.best(schedules, sr, stateRows, prob))
 		d := &decision{sr: sr, stateRows: stateRows, prob: prob,
@@ -212,7 +212,7 @@ func (d *decision) scheduleLabels(sep string) string {
 type breakeven struct {
 	sr        *runner.SourceResult
 	stateRows int
-	pieces    []decide.Piece // Line indexes the source's declared intervals
+	pieces    []criteria.Piece // Line indexes the source's declared intervals
 }
 
 // breakevens yields the envelope of every source and state size, in the
@@ -257,7 +257,7 @@ func (r *result) once() func(sr *runner.SourceResult, stateRows int, prob float6
 // breakevenRow is one row of breakeven.csv: a piece of an envelope.
 type breakevenRow struct {
 	*breakeven
-	piece *decide.Piece
+	piece *criteria.Piece
 }
 
 // breakevenColumns are the columns of breakeven.csv, in the README's
@@ -271,10 +271,10 @@ var breakevenColumns = []tableColumn[breakevenRow]{
 	intColumn("periods", func(b *breakevenRow) int64 { return int64(b.sr.Source.Periods) }),
 	intColumn("state_rows", func(b *breakevenRow) int64 { return int64(b.stateRows) }),
 	textColumn("interval", func(b *breakevenRow) string { return b.sr.Intervals[b.piece.Line].String() }).numbers(),
-	floatColumn("from_probability", -1, func(b *breakevenRow) float64 { return decide.Probability(b.piece.From) }),
-	floatColumn("to_probability", -1, func(b *breakevenRow) float64 { return decide.Probability(b.piece.To) }),
-	textColumn("from_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.From) }),
-	textColumn("to_fraction", func(b *breakevenRow) string { return decide.Fraction(b.piece.To) }),
+	floatColumn("from_probability", -1, func(b *breakevenRow) float64 { return criteria.Probability(b.piece.From) }),
+	floatColumn("to_probability", -1, func(b *breakevenRow) float64 { return criteria.Probability(b.piece.To) }),
+	textColumn("from_fraction", func(b *breakevenRow) string { return criteria.Fraction(b.piece.From) }),
+	textColumn("to_fraction", func(b *breakevenRow) string { return criteria.Fraction(b.piece.To) }),
 }
 
 // breakevenTable returns breakeven.csv's table (docs/decisions.md): one row per

@@ -1,14 +1,14 @@
 package report
 
 import (
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 )
 
 // expectedTotal is the cost's expected total at probability prob with
-// checkpoints of stateRows rows: the expected criterion, decide.Expected.
+// checkpoints of stateRows rows: the expected criterion, criteria.Expected.
 func expectedTotal(c model.Cost, prob float64, stateRows int) float64 {
-	return decide.Expected(prob, c.Sum, c.Weight, c.CertainCost(stateRows))
+	return criteria.Expected(prob, c.Sum, c.Weight, c.CertainCost(stateRows))
 }
 
 // none reports whether no value of left is set.

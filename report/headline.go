@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"ckptlab/answer"
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/internal/words"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -200,10 +200,10 @@ func shortBreak(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	if f := decide.Fraction(r); len(f) <= len("11/180") {
+	if f := criteria.Fraction(r); len(f) <= len("11/180") {
 		return f
 	}
-	return probText(decide.Probability(r))
+	return probText(criteria.Probability(r))
 }
 
 // shortProb writes a declared probability: a whole one as "0" or "1",

@@ -24,7 +24,7 @@ const (
 // gridPoint is where a walk of the grid stands: a source and the values of
 // the levels the walk keeps, with the source's intervals left there.
 type gridPoint struct {
-	si        int // the source's place in runner.Result.Sources
+	si        int // the source's place in runner.Evaluation.Sources
 	sr        *runner.SourceResult
 	part      int // index in sr.Parts; -1 when merged
 	pr        *runner.PartResult

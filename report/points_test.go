@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -152,7 +152,7 @@ func TestGridBestIsLeastLeft(t *testing.T) {
 		}
 		for _, k := range order {
 			p := points[k]
-			want := decide.Best(len(p.totals), nil, func(i int) float64 { return p.totals[i] })
+			want := criteria.Best(len(p.totals), nil, func(i int) float64 { return p.totals[i] })
 			if p.best != want {
 				t.Errorf("%s at %s: best is row %d, the least expected total is row %d of %v", r.Exp.Name, k, p.best, want, p.totals)
 			}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/runner"
 )
 
@@ -22,7 +22,7 @@ const (
 // with the grid; the schedules it does not keep are found again.
 type scheduleMemo struct {
 	mu     sync.Mutex
-	m      map[memoKey]decide.Schedule
+	m      map[memoKey]criteria.Schedule
 	points int
 }
 
@@ -33,7 +33,7 @@ type memoKey struct {
 }
 
 // best returns the best schedule of a decision, from s or the memo.
-func (memo *scheduleMemo) best(s *decide.Schedules, sr *runner.SourceResult, stateRows int, prob float64) decide.Schedule {
+func (memo *scheduleMemo) best(s *criteria.Schedules, sr *runner.SourceResult, stateRows int, prob float64) criteria.Schedule {
 	key := memoKey{sr, stateRows, math.Float64bits(prob)}
 	memo.mu.Lock()
 	got, ok := memo.m[key]
@@ -46,7 +46,7 @@ func (memo *scheduleMemo) best(s *decide.Schedules, sr *runner.SourceResult, sta
 	defer memo.mu.Unlock()
 	if len(memo.m) < memoDecisions && memo.points+len(got.Points) <= memoPoints {
 		if memo.m == nil {
-			memo.m = map[memoKey]decide.Schedule{}
+			memo.m = map[memoKey]criteria.Schedule{}
 		}
 		memo.m[key] = got
 		memo.points += len(got.Points)

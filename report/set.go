@@ -13,7 +13,7 @@ import (
 // result is an evaluated run as the presentation reads it: the result and
 // what its tables, views and lines share, each made on first use.
 type result struct {
-	*runner.Result
+	*runner.Evaluation
 
 	excluderOnce sync.Once
 	excl         *experiment.Excluder
@@ -28,7 +28,7 @@ type result struct {
 }
 
 // newResult returns the presentation of an evaluated run.
-func newResult(r *runner.Result) *result { return &result{Result: r} }
+func newResult(r *runner.Evaluation) *result { return &result{Evaluation: r} }
 
 // excluder returns the index of the experiment's exclude entries, made on
 // first use and shared by the writers of every table.
@@ -41,7 +41,7 @@ func (r *result) excluder() *experiment.Excluder {
 // formats, or the cause of ctx as soon as ctx is done. The views take time
 // to build for a long sweep and do not look at ctx: they are left to the
 // exiting process.
-func Set(ctx context.Context, r *runner.Result, formats []string) (results.Set, error) {
+func Set(ctx context.Context, r *runner.Evaluation, formats []string) (results.Set, error) {
 	done := make(chan results.Set, 1)
 	go func() { done <- newResult(r).set(formats) }()
 	select {

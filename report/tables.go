@@ -1,7 +1,7 @@
 package report
 
 import (
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/model"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -58,7 +58,7 @@ func (r *result) gridTable() results.Table {
 		var p gridRow // one for every row: a row's cells hold no pointer to it
 		var envs bestsOf
 		var src *runner.SourceResult
-		var outs []decide.Outcomes
+		var outs []criteria.Outcomes
 		for pt := range r.walk(byPoint) {
 			sr, pr := pt.sr, pt.pr
 			if sr != src {

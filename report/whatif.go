@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"ckptlab/answer"
-	"ckptlab/decide"
+	"ckptlab/criteria"
 	"ckptlab/internal/words"
 	"ckptlab/model"
 	"ckptlab/results"
@@ -76,14 +76,14 @@ func (r *result) whatIf() *results.WhatIf {
 // and probability, as decisions.csv finds it, and whether it costs less
 // than every declared interval, compared exactly.
 func (r *result) whatIfSchedule(sr *runner.SourceResult, stateRows int, p float64) *results.WhatIfSchedule {
-	s := r.schedules.best(decide.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures), sr, stateRows, p)
+	s := r.schedules.best(criteria.NewSchedules(sr.Stream, sr.Source.Periods, sr.Failures), sr, stateRows, p)
 	weight := sr.Failures.Total()
 	ws := &results.WhatIfSchedule{Total: s.Expected(p, weight, int64(stateRows)), Beats: true}
 	for _, t := range s.Points {
 		ws.Points = append(ws.Points, sr.Source.Label(t))
 	}
 	for _, c := range sr.Parts[0].Costs {
-		if !s.Below(p, weight, int64(stateRows), decide.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum}) {
+		if !s.Below(p, weight, int64(stateRows), criteria.Line{Certain: c.CertainCost(stateRows), Sum: c.Sum}) {
 			ws.Beats = false
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"ckptlab/answer"
-	"ckptlab/decide"
+	"ckptlab/criteria"
 )
 
 // JSONRecommendation is the answer of one source and state size: its
@@ -63,8 +63,8 @@ func jsonRecommendation(e *answer.Envelope) JSONRecommendation {
 	for _, pc := range e.Pieces {
 		r.Intervals = append(r.Intervals, jsonInterval(pc.Interval.String()))
 		r.Pieces = append(r.Pieces, JSONPiece{Interval: jsonInterval(pc.Interval.String()),
-			FromProbability: decide.Probability(pc.From), ToProbability: decide.Probability(pc.To),
-			FromFraction: decide.Fraction(pc.From), ToFraction: decide.Fraction(pc.To),
+			FromProbability: criteria.Probability(pc.From), ToProbability: criteria.Probability(pc.To),
+			FromFraction: criteria.Fraction(pc.From), ToFraction: criteria.Fraction(pc.To),
 			FromExpectedTotal: pc.FromTotal, ToExpectedTotal: pc.ToTotal})
 	}
 	return r

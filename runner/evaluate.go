@@ -30,11 +30,11 @@ type Options struct {
 	indexBudget int64 // the fault indexes' budget, if not indexBudget (faults.go): for tests
 }
 
-// Result is an evaluated experiment: for every source, the counts its
+// Evaluation is an evaluated experiment: for every source, the counts its
 // tables are computed from. Its size grows with the number of sources,
 // periods, workers and the workers faults touched, never with subscribers;
 // the result tables are produced from it row by row.
-type Result struct {
+type Evaluation struct {
 	Exp     *experiment.Experiment
 	Sources []*SourceResult
 	// Jobs is the -j the result was evaluated with: the goroutines of the
@@ -312,8 +312,8 @@ func count(ctx context.Context, e *experiment.Experiment, opt Options, pieces []
 // assemble turns one complete tally per source (in SourceList order) into
 // the evaluated result: a source result for each source of each grid of
 // the cases, those of a source several cases share made from its one tally.
-func assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
-	res := &Result{Exp: e}
+func assemble(e *experiment.Experiment, tallies []*model.Tally) *Evaluation {
+	res := &Evaluation{Exp: e}
 	gs, index := e.GridSources()
 	for i, g := range gs {
 		sr := &SourceResult{Source: g.Source, Grid: g.Grid}
@@ -330,7 +330,7 @@ func assemble(e *experiment.Experiment, tallies []*model.Tally) *Result {
 // Evaluate counts every source of the experiment, in parallel, and
 // evaluates the recovery model on it: assemble(e, countPieces(ctx, e, opt,
 // allWork(e))). The result is the same for every Options.
-func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Result, error) {
+func Evaluate(ctx context.Context, e *experiment.Experiment, opt Options) (*Evaluation, error) {
 	tallies, err := countPieces(ctx, e, opt, allWork(e))
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func jobsExperiment() *experiment.Experiment {
 
 // evaluateJobs evaluates e on the given number of goroutines, checking
 // that its faults drop records.
-func evaluateJobs(t *testing.T, e *experiment.Experiment, jobs int) *Result {
+func evaluateJobs(t *testing.T, e *experiment.Experiment, jobs int) *Evaluation {
 	t.Helper()
 	res, err := Evaluate(context.Background(), e, Options{Jobs: jobs})
 	if err != nil {

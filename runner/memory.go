@@ -128,7 +128,7 @@ func writersBytes(formats []string, sz results.Sizes) int64 {
 }
 
 // outcomeBytes bounds the failure outcomes of one source of p periods
-// (decide.Outcomes, one per interval): each distinct count of rows a
+// (criteria.Outcomes, one per interval): each distinct count of rows a
 // failure recomputes, with how many failures recompute it. Without missing
 // records every period but the first has the same rows, so interval k has
 // at most k distinct counts; faults can make every failure's count its own.

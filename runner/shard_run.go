@@ -200,7 +200,7 @@ func (m *missingShardsError) Error() string {
 // tallies summed: memory grows with the tallies, never with subscribers,
 // and time with the tallies and the subscribers counted again. It waits
 // for the output folder's lock (folder.Lock), which ctx may end.
-func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Options) (*Result, error) {
+func Merge(ctx context.Context, e *experiment.Experiment, dir string, opt Options) (*Evaluation, error) {
 	shards := shardsDir(dir, e)
 	noShards := fmt.Errorf("%s: no shard files; make them with ckptlab run --shard I/N first", shards)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {

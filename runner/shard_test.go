@@ -93,7 +93,7 @@ func TestPartSplitsALargeSource(t *testing.T) {
 
 // sameCounts reports whether two results hold the same evaluated sources,
 // which every table is computed from.
-func sameCounts(a, b *Result) bool { return reflect.DeepEqual(a.Sources, b.Sources) }
+func sameCounts(a, b *Evaluation) bool { return reflect.DeepEqual(a.Sources, b.Sources) }
 
 // TestMergedShardsEqualOneRun runs every shard of each experiment for
 // several N and checks that the merge gives the sources of one run, N past the number of subscribers (empty shards) included, and

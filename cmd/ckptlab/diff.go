@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ckptlab/compare"
+	"ckptlab/diff"
 	"ckptlab/runner/experiment"
 )
 
@@ -56,16 +56,16 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(compare.Formats, format) {
-				return usagef(cmd, "--format %s is not a format of diff (want %s)", format, strings.Join(compare.Formats, ", "))
+			if !slices.Contains(diff.Formats, format) {
+				return usagef(cmd, "--format %s is not a format of diff (want %s)", format, strings.Join(diff.Formats, ", "))
 			}
 			if err := limits.check(cmd); err != nil {
 				return err
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			o := &compare.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil), OutsideRoot: outside}
-			var report *compare.Report
+			o := &diff.Opener{Ctx: ctx, Overrides: experiment.OverridesFromEnv(sets), Limits: limits.limits(nil), OutsideRoot: outside}
+			var report *diff.Report
 			var err error
 			done := make(chan struct{})
 			go func() { // diff writes nothing until the end: a signal ends it at once, blocked in a read or not
@@ -96,7 +96,7 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 				}
 				return exitCode(exitBadUser)
 			}
-			if err := compare.Write(stdout, report, format); err != nil {
+			if err := diff.Write(stdout, report, format); err != nil {
 				fmt.Fprintf(stderr, "ckptlab diff: %v\n", err)
 				return exitCode(exitBadUser)
 			}
@@ -107,7 +107,7 @@ Exit codes as diff(1): 0 nothing differs, 1 something differs, 2 bad input.`,
 		},
 	}
 	cmd.Flags().StringVar(&rev, "rev", "", "compare each FILE at git revision `REV` with the file now")
-	cmd.Flags().StringVar(&format, "format", compare.FormatText, "report `format`: text, md (GitHub Markdown) or json")
+	cmd.Flags().StringVar(&format, "format", diff.FormatText, "report `format`: text, md (GitHub Markdown) or json")
 	addSetFlagUsage(cmd, &sets, "override a key of every experiment file compared, on both sides, `key=value` in YAML flow syntax (repeatable; refused for an output folder)")
 	addLimitFlags(cmd, &limits, "refuse to evaluate an experiment file")
 	addRootFlag(cmd, &outside)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"ckptlab/compare"
+	"ckptlab/diff"
 )
 
 // gitRepo makes a repository in a fresh folder with files committed, and
@@ -89,8 +89,8 @@ func TestDiffRevision(t *testing.T) {
 	}
 
 	code, stdout, _ = ckptlab("diff", "--rev", "HEAD", "--format", "json", "experiments/a.yaml")
-	var r compare.Report
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != exitFailed || len(r.Experiments) != 1 || r.Experiments[0].Status != compare.StatusChanged {
+	var r diff.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != exitFailed || len(r.Experiments) != 1 || r.Experiments[0].Status != diff.StatusChanged {
 		t.Errorf("json = %d, %v: %+v", code, err, r)
 	}
 	code, stdout, _ = ckptlab("diff", "--rev", "HEAD", "--format", "md", "experiments/")
@@ -306,8 +306,8 @@ func TestDiffRevMarkdownFits(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("diff --rev = %d: %s", code, stderr)
 	}
-	if len(md) >= compare.MarkdownLimit || !strings.HasPrefix(md, "## ckptlab diff: 150 of 150 experiments changed\n\nShortened to fit") {
-		t.Errorf("%d bytes of Markdown, want a shortened report under %d:\n%.400s", len(md), compare.MarkdownLimit, md)
+	if len(md) >= diff.MarkdownLimit || !strings.HasPrefix(md, "## ckptlab diff: 150 of 150 experiments changed\n\nShortened to fit") {
+		t.Errorf("%d bytes of Markdown, want a shortened report under %d:\n%.400s", len(md), diff.MarkdownLimit, md)
 	}
 	for i := range n {
 		if name := fmt.Sprintf("job-%03d", i); !strings.Contains(md, "### "+strings.ReplaceAll(name, "_", `\_`)+"\n") && !strings.Contains(md, "| "+name+" |") {

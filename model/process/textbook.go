@@ -3,7 +3,7 @@ package process
 import (
 	"math"
 
-	"ckptlab/decide"
+	"ckptlab/criteria"
 )
 
 // Textbook holds the continuous optimum intervals in periods of mean work:
@@ -21,8 +21,8 @@ func (p Process) Textbook(w Work) (t Textbook, ok bool) {
 		return Textbook{}, false
 	}
 	return Textbook{
-		Young: decide.YoungInterval(p.Checkpoint, p.MTBF) / mean,
-		Daly:  decide.DalyInterval(p.Checkpoint, p.MTBF) / mean,
+		Young: criteria.YoungInterval(p.Checkpoint, p.MTBF) / mean,
+		Daly:  criteria.DalyInterval(p.Checkpoint, p.MTBF) / mean,
 		Exact: ExactInterval(p.Checkpoint, p.MTBF) / mean,
 	}, true
 }

@@ -1,11 +1,11 @@
-// Package compare says what a change did to the answers of an experiment:
+// Package diff says what a change did to the answers of an experiment:
 // it reads two sides (output folders, experiment files evaluated in
 // memory, or files at a git revision) and reports, in this order, the
 // settings that differ, the decisions whose choice changed, the break-even
 // envelopes that changed, and per metric column of grid.csv how many
 // points changed and by how much. ckptlab diff prints the report as text,
 // Markdown or JSON (the README's "Comparing runs" and "JSON documents").
-package compare
+package diff
 
 import (
 	"bufio"

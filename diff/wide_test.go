@@ -1,6 +1,6 @@
 //go:build unix
 
-package compare
+package diff
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package decide
+package criteria
 
 // This package has no golden files.
 // It accepts the -update flag of go test ./... -update.

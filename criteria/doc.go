@@ -1,4 +1,4 @@
-// Package decide chooses a checkpoint interval from what each interval of
+// Package criteria chooses a checkpoint interval from what each interval of
 // one source costs.
 // The criteria are in docs/decisions.md.
 // It ranks intervals by the expected total and by the tail of the cost (CVaR).
@@ -10,4 +10,4 @@
 // Every function works from sums a run already holds.
 // These are per-period counts and their prefix sums.
 // So deciding never rescans the stream.
-package decide
+package criteria

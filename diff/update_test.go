@@ -1,4 +1,4 @@
-package compare
+package diff
 
 // This package has no golden files; it accepts the -update flag of
 // go test ./... -update, which rewrites those of the packages that have
