@@ -4,7 +4,7 @@ package deploy
 
 import (
 	"bytes"
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"context"
 	"fmt"
 	"io/fs"
@@ -21,14 +21,14 @@ import (
 // The engine tests run the recipes of deploy/ on real engines (Slurm in
 // slurm_engine_test.go, podman in podman_test.go) and compare what the
 // engines' merges write with one unsharded run. They are slow tests
-// (internal/slowtest): .ci/run installs the engines and asks for them.
+// (internal/testkit): .ci/run installs the engines and asks for them.
 
-// needEngine skips the test unless the slow tests are asked for (internal/slowtest).
+// needEngine skips the test unless the slow tests are asked for (internal/testkit).
 // Then it fails the test where a command it needs is missing.
 // It also fails it when not run as root, which the daemons and containers need.
 func needEngine(t *testing.T, commands ...string) {
 	t.Helper()
-	slowtest.Require(t, commands...)
+	testkit.RequireSlow(t, commands...)
 	if os.Geteuid() != 0 {
 		t.Fatal("not running as root: the engine tests start daemons and containers")
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -120,7 +120,7 @@ func TestShippedHeadlines(t *testing.T) {
 // header on every printed page of it.
 func TestWorkerSweepPrintsOnePartitionTable(t *testing.T) {
 	t.Parallel()
-	tools := slowtest.Require(t, "soffice", "pdftotext")
+	tools := testkit.RequireSlow(t, "soffice", "pdftotext")
 	soffice, pdftotext := tools[0], tools[1]
 	_, path := whatIfWorkbook(t, "workers.yaml")
 	f, err := excelize.OpenFile(path)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"ckptlab/folder"
-	"ckptlab/internal/cputime"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -92,9 +92,9 @@ func BenchmarkSmallRun(b *testing.B) {
 // returns, deferred, reports it per op as cpu-ns/op. On a machine shared
 // with other work the CPU time moves less than the wall time does.
 func reportCPU(b *testing.B) func() {
-	start, ok := cputime.Process()
+	start, ok := testkit.CPUTime()
 	return func() {
-		end, _ := cputime.Process()
+		end, _ := testkit.CPUTime()
 		if ok && b.N > 0 {
 			b.ReportMetric(float64((end-start)/time.Nanosecond)/float64(b.N), "cpu-ns/op")
 		}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
@@ -174,10 +174,10 @@ var recalcEngines = []struct {
 	{"ssconvert", recalcEngine{"Gnumeric", recalcWithGnumeric}},
 }
 
-// lookEngine finds an engine's program, a slow test's (internal/slowtest).
+// lookEngine finds an engine's program, a slow test's (internal/testkit).
 func lookEngine(t *testing.T, tool string) string {
 	t.Helper()
-	return slowtest.Require(t, tool)[0]
+	return testkit.RequireSlow(t, tool)[0]
 }
 
 // recalcWithLibreOffice has LibreOffice recalculate every formula on load
@@ -314,7 +314,7 @@ func recalcAll(t *testing.T, checks []whatIfCheck) {
 // state rows (grid.csv's expected_total, decisions.csv's best_interval).
 func TestWhatIfRecalculates(t *testing.T) {
 	t.Parallel()
-	slowtest.Require(t)
+	testkit.RequireSlow(t)
 	dir := t.TempDir()
 	var checks []whatIfCheck
 	for i, tc := range []whatIfCase{
@@ -344,7 +344,7 @@ func TestWhatIfRecalculates(t *testing.T) {
 // and compares the totals and best interval with decisions.csv.
 func TestWhatIfRecalculatesShipped(t *testing.T) {
 	t.Parallel()
-	slowtest.Require(t)
+	testkit.RequireSlow(t)
 	if raceDetector {
 		t.Skip("runs other programs: nothing to race, and minutes under the detector")
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"ckptlab/folder"
-	"ckptlab/internal/fifotest"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 )
 
@@ -159,7 +159,7 @@ func TestCheckDifferences(t *testing.T) {
 			formats: []string{results.FormatCSV},
 			spoil: func(t *testing.T, dir string) {
 				os.Remove(filepath.Join(dir, "breakeven.csv"))
-				fifotest.Make(t, filepath.Join(dir, "breakeven.csv"))
+				testkit.MakeFIFO(t, filepath.Join(dir, "breakeven.csv"))
 			},
 			check: func(t *testing.T, d results.Difference) {
 				if !strings.HasSuffix(d.String(), "breakeven.csv: differs (a FIFO, not a regular file; not read)") {

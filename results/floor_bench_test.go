@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"ckptlab/internal/cputime"
+	"ckptlab/internal/testkit"
 	"ckptlab/report"
 	"ckptlab/results"
 	"ckptlab/runner"
@@ -56,9 +56,9 @@ func BenchmarkLargeWorkbookFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	parts := floorParts(b, set, dir)
-	start, timed := cputime.Process()
+	start, timed := testkit.CPUTime()
 	defer func() {
-		if end, _ := cputime.Process(); timed && b.N > 0 {
+		if end, _ := testkit.CPUTime(); timed && b.N > 0 {
 			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 		}
 	}()

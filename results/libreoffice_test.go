@@ -1,7 +1,7 @@
 package results_test
 
 import (
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"context"
 	"net/url"
 	"os"
@@ -53,7 +53,7 @@ func convertWithLibreOffice(t *testing.T, book string) map[string][][]string {
 // installed.
 func soffice(t *testing.T, filter, file string) string {
 	t.Helper()
-	soffice := slowtest.Require(t, "soffice")[0]
+	soffice := testkit.RequireSlow(t, "soffice")[0]
 	work := t.TempDir()
 	profile := url.URL{Scheme: "file", Path: filepath.Join(work, "profile")}
 	out := filepath.Join(work, "out")

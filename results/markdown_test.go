@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/internal/golden"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"ckptlab/runner/experiment"
 )
@@ -17,7 +17,7 @@ func TestMarkdownGolden(t *testing.T) {
 	if err := results.WriteMarkdown(&buf, lessonSet(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, filepath.Join("testdata", "lesson.md"), buf.Bytes())
+	testkit.Golden(t, filepath.Join("testdata", "lesson.md"), buf.Bytes())
 }
 
 func TestMarkdownShowsTheLesson(t *testing.T) {

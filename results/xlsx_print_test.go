@@ -2,7 +2,7 @@ package results_test
 
 import (
 	"bytes"
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"fmt"
 	"os"
@@ -263,7 +263,7 @@ func TestXLSXBlocksPrintTheirHeaderOnEveryPage(t *testing.T) {
 // one longer than a page, through LibreOffice and checks every printed
 // page of it for the column header.
 func TestLibreOfficePrintsEachBlockHeader(t *testing.T) {
-	pdftotext := slowtest.Require(t, "soffice", "pdftotext")[1]
+	pdftotext := testkit.RequireSlow(t, "soffice", "pdftotext")[1]
 	book := filepath.Join(t.TempDir(), "blocks.xlsx")
 	if err := os.WriteFile(book, workbookBytes(t, blockSheetSet(t, 5, 130, 20, 5), 0), 0o644); err != nil {
 		t.Fatal(err)

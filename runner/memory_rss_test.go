@@ -3,7 +3,7 @@
 package runner
 
 import (
-	"ckptlab/internal/slowtest"
+	"ckptlab/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,7 +68,7 @@ func TestMemoryBoundHolds(t *testing.T) {
 	if raceDetector {
 		t.Skip("runs a built program, not this one: nothing to race, and minutes under the detector")
 	}
-	time := slowtest.Require(t, "/usr/bin/time")[0]
+	time := testkit.RequireSlow(t, "/usr/bin/time")[0]
 	dir := t.TempDir()
 	bin := buildProgram(t, dir)
 	for _, c := range memoryBench {
@@ -175,7 +175,7 @@ func peakOf(t testing.TB, dir, time, bin string, args ...string) int64 {
 // any beyond the collector's own pacing.
 func TestHeapLimitCostsNoCollections(t *testing.T) {
 	t.Parallel()
-	slowtest.Require(t)
+	testkit.RequireSlow(t)
 	if raceDetector {
 		t.Skip("runs a built program, not this one")
 	}

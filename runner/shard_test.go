@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/internal/fifotest"
+	"ckptlab/internal/testkit"
 	"ckptlab/model"
 	"ckptlab/runner/experiment"
 )
@@ -253,7 +253,7 @@ func TestMergeRefuses(t *testing.T) {
 		}, []string{"2-of-2: a symbolic link, not a regular file"}},
 		{"a FIFO, not waited on", func(t *testing.T, dir, folder string) {
 			shards(t, e, dir, 2, 1, 2)
-			fifotest.Make(t, filepath.Join(folder, "fifo"))
+			testkit.MakeFIFO(t, filepath.Join(folder, "fifo"))
 		}, []string{"fifo: a FIFO, not a regular file"}},
 		{"not a shard file", func(t *testing.T, dir, folder string) {
 			shards(t, e, dir, 2, 1, 2)

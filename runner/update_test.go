@@ -2,5 +2,5 @@ package runner
 
 // This package has no golden files; it accepts the -update flag of
 // go test ./... -update, which rewrites those of the packages that have
-// them (see internal/golden).
-import _ "ckptlab/internal/golden"
+// them (see internal/testkit).
+import _ "ckptlab/internal/testkit"

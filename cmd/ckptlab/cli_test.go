@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ckptlab/internal/fifotest"
+	"ckptlab/internal/testkit"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -107,7 +107,7 @@ func TestStdinAndSpecialFiles(t *testing.T) {
 
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
-	fifotest.Make(t, fifo)
+	testkit.MakeFIFO(t, fifo)
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, nil, 0o644)
 	os.Truncate(big, experiment.MaxFileBytes+1)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"ckptlab/internal/golden"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
 	"os"
 	"path/filepath"
@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				golden.Check(t, filepath.Join(dir, name), got)
+				testkit.Golden(t, filepath.Join(dir, name), got)
 			}
 			for _, name := range results.ProcessFiles { // with the time model only
 				got, err := os.ReadFile(filepath.Join(folder, name))
@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				golden.Check(t, filepath.Join(dir, name), got)
+				testkit.Golden(t, filepath.Join(dir, name), got)
 			}
 		})
 	}

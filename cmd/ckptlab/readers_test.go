@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"ckptlab/internal/fifotest"
+	"ckptlab/internal/testkit"
 )
 
 // secret is what the lines of a file not meant as an experiment hold.
@@ -48,7 +48,7 @@ var shapes = []shape{
 		if git {
 			return false
 		}
-		fifotest.Make(t, path)
+		testkit.MakeFIFO(t, path)
 		return true
 	}},
 	{"a line of 1 GiB", func(t *testing.T, path string, _ []byte, git bool) bool {

@@ -1,7 +1,7 @@
 package experiment
 
 import (
-	"ckptlab/internal/golden"
+	"ckptlab/internal/testkit"
 	"errors"
 	"fmt"
 	"os"
@@ -48,7 +48,7 @@ func TestExtendsCorpus(t *testing.T) {
 				}
 				got = err.Error() + "\n"
 			}
-			golden.Check(t, strings.TrimSuffix(path, ".yaml")+".golden", []byte(got))
+			testkit.Golden(t, strings.TrimSuffix(path, ".yaml")+".golden", []byte(got))
 		})
 	}
 }

@@ -1,7 +1,7 @@
 package experiment
 
 import (
-	"ckptlab/internal/fifotest"
+	"ckptlab/internal/testkit"
 	"fmt"
 	"io"
 	"os"
@@ -21,7 +21,7 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
-	fifotest.Make(t, fifo)
+	testkit.MakeFIFO(t, fifo)
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"ckptlab/internal/golden"
+	"ckptlab/internal/testkit"
 	"ckptlab/model"
 )
 
@@ -43,7 +43,7 @@ func TestLoadCorpus(t *testing.T) {
 					t.Errorf("error without a position in %s: %#v", path, e)
 				}
 			}
-			golden.Check(t, strings.TrimSuffix(path, ".yaml")+".err", []byte(err.Error()+"\n"))
+			testkit.Golden(t, strings.TrimSuffix(path, ".yaml")+".err", []byte(err.Error()+"\n"))
 		})
 	}
 }

@@ -2,7 +2,7 @@ package experiment
 
 import (
 	"bytes"
-	"ckptlab/internal/golden"
+	"ckptlab/internal/testkit"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -13,7 +13,7 @@ import (
 var schemaFile = filepath.Join("..", "..", "experiment.schema.json")
 
 func TestSchemaFileIsCurrent(t *testing.T) {
-	golden.Check(t, schemaFile, jsonSchema())
+	testkit.Golden(t, schemaFile, jsonSchema())
 }
 
 func TestSchemaIsDeterministic(t *testing.T) {

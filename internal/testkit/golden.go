@@ -1,13 +1,13 @@
-// Package golden holds the tests' golden files to the code.
-// A test compares what the code writes with a file under testdata/.
-// go test ./... -update rewrites every such file from the code instead.
-// Review the diff of a rewritten file before committing it.
+// Golden files: a test compares what the code writes with a file under
+// testdata/, and go test ./... -update rewrites every such file from the
+// code instead. Review the diff of a rewritten file before committing it.
 //
-// The -update flag is defined here, once.
-// A test binary refuses a flag it does not define.
-// So every package with tests imports golden.
-// Those without golden files import it for the flag alone (see their update_test.go).
-package golden
+// The -update flag is defined here, once. A test binary refuses a flag it
+// does not define, so every package with tests imports testkit; those
+// without golden files import it for the flag alone (see their
+// update_test.go).
+
+package testkit
 
 import (
 	"bytes"
@@ -25,10 +25,10 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // Then they rewrite their golden files rather than compare with them.
 func Update() bool { return *update }
 
-// Check compares got with the golden file at path.
+// Golden compares got with the golden file at path.
 // It reports the first differing line as an error of t.
 // With -update it writes got to path instead, creating its folder if need be.
-func Check(t testing.TB, path string, got []byte) {
+func Golden(t testing.TB, path string, got []byte) {
 	t.Helper()
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

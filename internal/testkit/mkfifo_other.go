@@ -1,6 +1,6 @@
 //go:build !unix
 
-package fifotest
+package testkit
 
 import "errors"
 

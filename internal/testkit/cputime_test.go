@@ -1,4 +1,4 @@
-package cputime
+package testkit
 
 import (
 	"testing"
@@ -8,12 +8,12 @@ import (
 // TestProcessCounts checks that CPU time spent shows, where the system tells it.
 // Busy work advances it within ten seconds, however loaded the machine.
 func TestProcessCounts(t *testing.T) {
-	before, ok := Process()
+	before, ok := CPUTime()
 	if !ok {
 		t.Skip("the system does not tell the CPU time")
 	}
 	for give := time.Now().Add(10 * time.Second); time.Now().Before(give); {
-		if after, _ := Process(); after > before {
+		if after, _ := CPUTime(); after > before {
 			return
 		}
 	}

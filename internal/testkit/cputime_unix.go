@@ -1,6 +1,6 @@
 //go:build unix
 
-package cputime
+package testkit
 
 import (
 	"syscall"
