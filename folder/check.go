@@ -35,7 +35,7 @@ func Check(ctx context.Context, dir string, set results.Set, formats []string) (
 // compare compares the files of set with those in folder, then lists the
 // entries there that no set has, as Check says.
 func compare(ctx context.Context, folder string, set results.Set, formats []string) ([]results.Difference, error) {
-	diffs, err := set.Compare(ctx, folder, formats)
+	diffs, err := compareFiles(ctx, folder, set, formats)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@
 // and again under the lock.
 //
 // A run builds its set in a staging folder beside the set, OUT/.<name>.tmp-*.
+// Package workbook renders the workbook, package results the other files.
 // Then it swaps the two folders in one step (Replace).
 // On Linux that is renameat2(RENAME_EXCHANGE).
 // Elsewhere the old folder is renamed aside and the new one into place.

@@ -42,7 +42,7 @@ func Replace(ctx context.Context, dir string, set results.Set, formats []string)
 	if err != nil {
 		return fmt.Errorf("keeping the files of other formats in %s: %w", final, err)
 	}
-	if err := set.WriteFiles(ctx, stage, final, formats); err != nil {
+	if err := writeFiles(ctx, set, stage, final, formats); err != nil {
 		return err
 	}
 	if len(written) > 0 {

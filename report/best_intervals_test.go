@@ -1,11 +1,13 @@
 package report
 
 import (
+	"context"
 	"io"
 	"slices"
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 )
 
 // projected returns the rows of t with only the named columns, in the
@@ -102,7 +104,7 @@ func TestWorkbookMakesDecisionsOnce(t *testing.T) {
 	var decisions, best int
 	set.Decisions = countedPasses(set.Decisions, &decisions)
 	set.BestIntervals = countedPasses(set.BestIntervals, &best)
-	if err := results.WriteXLSX(io.Discard, set); err != nil {
+	if err := workbook.Write(context.Background(), io.Discard, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	if decisions != 1 || best != 1 {

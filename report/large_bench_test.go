@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -42,7 +43,7 @@ func BenchmarkLargeWorkbook(b *testing.B) {
 	set := res.set([]string{"xlsx"})
 	defer reportCPU(b)()
 	for b.Loop() {
-		if err := results.WriteXLSX(io.Discard, set); err != nil {
+		if err := workbook.Write(context.Background(), io.Discard, set, ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -18,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 )
 
 // recommendation is what every format must say of a run's first source
@@ -225,7 +227,7 @@ func TestOneAnswerInEveryFormat(t *testing.T) {
 		// the workbook: the summary sheet shows the lead line, and the
 		// first expected-total chart draws the recommended lines widest
 		buf.Reset()
-		if err := results.WriteXLSX(&buf, set); err != nil {
+		if err := workbook.Write(context.Background(), &buf, set, ""); err != nil {
 			t.Fatal(err)
 		}
 		if got := widestSeries(t, buf.Bytes()); !slices.Equal(got, want.intervals) {

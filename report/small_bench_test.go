@@ -9,6 +9,7 @@ import (
 	"ckptlab/folder"
 	"ckptlab/internal/testkit"
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -43,7 +44,7 @@ func BenchmarkSmallWorkbook(b *testing.B) {
 						}
 					}
 				} else {
-					if err := results.WriteXLSX(io.Discard, set); err != nil {
+					if err := workbook.Write(context.Background(), io.Discard, set, ""); err != nil {
 						b.Fatal(err)
 					}
 				}

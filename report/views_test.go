@@ -1,12 +1,14 @@
 package report
 
 import (
+	"context"
 	"io"
 	"slices"
 	"sync"
 	"testing"
 
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner/experiment"
 )
 
@@ -140,7 +142,7 @@ func TestWorkbookMakesViewBlocksTwice(t *testing.T) {
 			all(yield)
 		}
 	}
-	if err := results.WriteXLSX(io.Discard, set); err != nil {
+	if err := workbook.Write(context.Background(), io.Discard, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range results.ViewNames {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"ckptlab/results/workbook"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -47,7 +48,7 @@ func whatIfWorkbook(t *testing.T, file string, sets ...string) (*result, string)
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := results.WriteXLSX(&buf, r.set([]string{results.FormatXLSX})); err != nil {
+	if err := workbook.Write(context.Background(), &buf, r.set([]string{results.FormatXLSX}), ""); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), e.Name+".xlsx")

@@ -14,6 +14,7 @@ import (
 
 	"ckptlab/report"
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )
@@ -82,7 +83,7 @@ func TestWritersBoundTheirMemory(t *testing.T) {
 		write func(results.Set) error
 	}{
 		{"csv", results.CSVBound, writeCSVs},
-		{"xlsx", results.XLSXBound, func(s results.Set) error { return results.WriteXLSX(io.Discard, s) }},
+		{"xlsx", workbook.Bound, func(s results.Set) error { return workbook.Write(context.Background(), io.Discard, s, "") }},
 		{"md", results.MarkdownBound, func(s results.Set) error { return results.WriteMarkdown(io.Discard, s) }},
 		{"json", results.JSONBound, func(s results.Set) error { return results.WriteJSON(io.Discard, s) }},
 	}

@@ -41,6 +41,16 @@ type cutLine struct {
 	highest string
 }
 
+// YAxis returns the top of a chart's y axis, as scaleY sets it, and the
+// note that says where it stops. ok is false where the axis is left alone.
+func YAxis(c Chart) (top float64, note string, ok bool) {
+	s, ok := scaleY(c)
+	if !ok {
+		return 0, "", false
+	}
+	return s.top, s.note(), true
+}
+
 // scaleY returns the y axis of a chart whose lines reach far above the
 // competing ones: a round number half as much again above the highest
 // point of the lower envelope (the best figure at each x), and of the
@@ -64,7 +74,7 @@ func scaleY(c Chart) (s yScale, ok bool) {
 	for _, r := range c.Data.Rows {
 		lowest := math.Inf(1)
 		for j := 1; j < len(r); j++ {
-			y := yValue(r[j])
+			y := YValue(r[j])
 			lowest, highest = min(lowest, y), max(highest, y)
 			if rec[j] {
 				recommended = max(recommended, y)
@@ -94,7 +104,7 @@ func scaleY(c Chart) (s yScale, ok bool) {
 	for j := 1; j < len(cols); j++ {
 		var hi float64
 		for _, r := range c.Data.Rows {
-			hi = max(hi, yValue(r[j]))
+			hi = max(hi, YValue(r[j]))
 		}
 		if hi <= yCutAbove*s.top {
 			near = max(near, hi)
@@ -106,11 +116,11 @@ func scaleY(c Chart) (s yScale, ok bool) {
 	for j := 1; j < len(cols); j++ {
 		var hi Value
 		for i, r := range c.Data.Rows {
-			if i == 0 || yValue(r[j]) > yValue(hi) {
+			if i == 0 || YValue(r[j]) > YValue(hi) {
 				hi = r[j]
 			}
 		}
-		if yValue(hi) > s.top {
+		if YValue(hi) > s.top {
 			s.cut = append(s.cut, cutLine{cols[j].Name, string(appendStyled(nil, hi, cols[j]))})
 		}
 	}
@@ -144,8 +154,8 @@ func niceCeil(v float64) float64 {
 	return 10 * unit
 }
 
-// yValue returns a numeric cell's value, NaN for any other.
-func yValue(v Value) float64 {
+// YValue returns a numeric cell's value, NaN for any other.
+func YValue(v Value) float64 {
 	switch v.Kind {
 	case Int:
 		return float64(v.Int)

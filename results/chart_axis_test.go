@@ -110,11 +110,11 @@ func TestScaleY(t *testing.T) {
 			// recommended line when it is to be whole; a line is cut exactly
 			// when it rises above the top.
 			for _, r := range c.Data.Rows {
-				lowest := yValue(r[1])
+				lowest := YValue(r[1])
 				for j := 1; j < len(r); j++ {
-					lowest = min(lowest, yValue(r[j]))
-					if c.Data.Columns[j].Name == tc.rec && tc.whole && yValue(r[j]) > s.top {
-						t.Errorf("the recommended line reaches %v, above the top %v", yValue(r[j]), s.top)
+					lowest = min(lowest, YValue(r[j]))
+					if c.Data.Columns[j].Name == tc.rec && tc.whole && YValue(r[j]) > s.top {
+						t.Errorf("the recommended line reaches %v, above the top %v", YValue(r[j]), s.top)
 					}
 				}
 				if lowest >= s.top {

@@ -1,22 +1,14 @@
 package results
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/safefile"
 	"ckptlab/internal/words"
 )
-
-// maxLineDiffs is how many differing lines a Difference reports.
-const maxLineDiffs = 3
 
 // A Difference is a file of a set whose content on disk is not what the set
 // renders now.
@@ -97,109 +89,45 @@ func shownLine(s string, eof bool) string {
 // maxLineText is how many characters of a line a difference shows.
 const maxLineText = 120
 
-// Compare renders the set in the given formats and compares each file with
-// the one of its name in folder.
-// It writes nothing there: a workbook is rendered to a scratch folder
-// outside, text files are compared as they are rendered.
-// It returns a Difference per file that differs or is missing, in the order of Files.
-// Package folder holds the folder's lock meanwhile and lists the files no set has.
-func (s Set) Compare(ctx context.Context, folder string, formats []string) ([]Difference, error) {
-	files, err := s.files(formats)
-	if err != nil {
-		return nil, err
-	}
-	var diffs []Difference
-	for _, f := range files {
-		path := filepath.Join(folder, f.name)
-		var d *Difference
-		var err error
-		if strings.HasSuffix(f.name, ".xlsx") {
-			d, err = checkBinary(ctx, path, f.render)
-		} else {
-			d, err = checkText(ctx, path, f.render)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("checking %s: %w", path, err)
-		}
-		if d != nil {
-			d.File = path
-			diffs = append(diffs, *d)
+// Limits of how a difference is shown.
+const (
+	// maxCellsShown is how many differing cells of a row are shown, and
+	// maxCellText how many characters of a cell's value.
+	maxCellsShown = 4
+	maxCellText   = 40
+)
+
+// Columns returns the names of the columns in which the shown rows of a
+// CSV table differ, in the order first seen.
+func (d Difference) Columns() []string {
+	var out []string
+	for _, l := range d.Lines {
+		for _, c := range l.Cells {
+			if !slices.Contains(out, c.Column) {
+				out = append(out, c.Column)
+			}
 		}
 	}
-	return diffs, nil
+	return out
 }
 
-// checkBinary renders a workbook to a temporary file outside the output
-// folder and compares bytes; when they differ, it names the parts of the
-// archive that do.
-func checkBinary(ctx context.Context, path string, render func(context.Context, io.Writer, string) error) (*Difference, error) {
-	got, gotInfo, d, err := openRegular(path)
-	if got == nil {
-		return d, err
+// writeLineDiff writes one differing line: cell by cell for a CSV row
+// ("grid.csv row 17, expected_total: want 927.27, got 930"), whole
+// otherwise.
+func writeLineDiff(b *strings.Builder, file string, l LineDiff) {
+	if len(l.Cells) == 0 {
+		fmt.Fprintf(b, "\n  line %d:\n    want %s\n    got  %s", l.Line, shownLine(l.Want, l.WantEOF), shownLine(l.Got, l.GotEOF))
+		return
 	}
-	defer got.Close()
-	// The rendering and its scratch files go into a scratch folder of this
-	// process, which the next check removes should this one be killed.
-	atomicfs.RemoveStaleScratch(".ckptlab-xlsx-*") // left by checks before scratch folders
-	scratch, release, err := atomicfs.MkdirScratch("ckptlab-check-*")
-	if err != nil {
-		return nil, err
+	for i, c := range l.Cells {
+		if i == maxCellsShown {
+			fmt.Fprintf(b, "\n  %s row %d: and %d more cells", file, l.Line-1, len(l.Cells)-i)
+			break
+		}
+		fmt.Fprintf(b, "\n  %s row %d, %s: want %s, got %s", file, l.Line-1, c.Column, cellText(c.Want), cellText(c.Got))
 	}
-	defer release()
-	want, err := os.Create(filepath.Join(scratch, "want"+filepath.Ext(path)))
-	if err != nil {
-		return nil, err
-	}
-	defer want.Close()
-	bw := bufio.NewWriterSize(want, 1<<16)
-	if err := render(ctx, bw, scratch); err != nil {
-		return nil, err
-	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	if same, err := sameContent(want, got); err != nil || same {
-		return nil, err
-	}
-	wantInfo, err := want.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if most := maxWorkbookBytes(wantInfo.Size()); gotInfo.Size() > most {
-		return &Difference{Detail: fmt.Sprintf("%d bytes, far more than the %d of the workbook; not opened", gotInfo.Size(), wantInfo.Size())}, nil
-	}
-	parts, err := workbookDiff(want, got)
-	if err != nil {
-		return &Difference{Detail: err.Error()}, nil
-	}
-	if len(parts) == 0 {
-		return &Difference{Detail: "every part is the same, but not the layout of the archive"}, nil
-	}
-	return &Difference{Parts: parts}, nil
 }
 
-// sameContent reports whether two files hold the same bytes, reading both
-// from the start.
-func sameContent(a, b *os.File) (bool, error) {
-	ra := bufio.NewReaderSize(io.NewSectionReader(a, 0, 1<<62), 1<<16)
-	rb := bufio.NewReaderSize(io.NewSectionReader(b, 0, 1<<62), 1<<16)
-	bufA, bufB := make([]byte, 1<<15), make([]byte, 1<<15)
-	for {
-		na, errA := io.ReadFull(ra, bufA)
-		nb, errB := io.ReadFull(rb, bufB)
-		if !bytes.Equal(bufA[:na], bufB[:nb]) {
-			return false, nil
-		}
-		endA := errA == io.EOF || errA == io.ErrUnexpectedEOF
-		endB := errB == io.EOF || errB == io.ErrUnexpectedEOF
-		if errA != nil && !endA {
-			return false, errA
-		}
-		if errB != nil && !endB {
-			return false, errB
-		}
-		if endA || endB {
-			return endA && endB, nil
-		}
-	}
-}
+// cellText shortens a long value for a message, and quotes one that is
+// not printable text.
+func cellText(s string) string { return safefile.Excerpt(s, maxCellText) }

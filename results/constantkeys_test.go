@@ -12,7 +12,7 @@ func TestDropConstantKeys(t *testing.T) {
 			{IntValue(7), TextValue(""), IntValue(3600), TextValue("1")},
 		},
 	}
-	got := dropConstantKeys(blk, 3)
+	got := DropConstantKeys(blk, 3)
 	if got.Title != " (seed 7)" {
 		t.Errorf("title %q, want \" (seed 7)\"", got.Title)
 	}

@@ -39,7 +39,7 @@ func WriteCSV(w io.Writer, t Table) error {
 		out.buf = header.append(out.buf, name)
 	}
 	out.buf = append(out.buf, '\n')
-	lately := make([]recentTexts, len(t.Columns))
+	lately := make([]RecentTexts, len(t.Columns))
 	texts := make([]textQuoter, len(t.Columns))
 	for row := range t.Rows {
 		for i := range row {
@@ -70,7 +70,7 @@ func WriteCSV(w io.Writer, t Table) error {
 // They are written at the same time.
 func CSVBound(s Sizes) int64 {
 	var n int64
-	for _, t := range s.tables() {
+	for _, t := range s.Tables() {
 		n = satmath.Add(n, satmath.Add(csvTableBytes(t), t.Held))
 	}
 	return n
@@ -113,7 +113,7 @@ func (o *csvOut) flush() error {
 // textQuoter appends text cells as encoding/csv writes them, asking the
 // library once for each text it has not seen lately. A table's texts are
 // few and repeat (names, "none", the failure periods), so it remembers
-// them as recentTexts remembers numbers: a slot per hash of the text, a
+// them as RecentTexts remembers numbers: a slot per hash of the text, a
 // text taking the slot of whatever was there before.
 type textQuoter struct {
 	slots *[textSlots]quotedText // made at the first text
@@ -169,12 +169,12 @@ func numberOf(v *Value) number {
 	return number{true, v.Kind, uint64(v.Int)}
 }
 
-// recentTexts remembers the text of numbers one column held lately: a
+// RecentTexts remembers the text of numbers one column held lately: a
 // table of slots indexed by a hash of the number, where a number takes the
 // slot of whatever was there before. A lookup costs a multiplication and a
 // comparison. The number of the row above is always there, as no other
 // number of the column came in between.
-type recentTexts struct {
+type RecentTexts struct {
 	slots *[recentSlots]recentText // made at the first number
 }
 
@@ -195,13 +195,13 @@ const recentRoom = 31
 
 // append appends the text of the number v as Value.AppendText writes it,
 // from its slot if the slot holds it.
-func (r *recentTexts) append(dst []byte, v *Value) []byte {
-	return r.appendAs(dst, v, Value.AppendText)
+func (r *RecentTexts) append(dst []byte, v *Value) []byte {
+	return r.AppendAs(dst, v, Value.AppendText)
 }
 
-// appendAs appends the text of the number v as format writes it, from its
+// AppendAs appends the text of the number v as format writes it, from its
 // slot if the slot holds it. A column must be written with one format.
-func (r *recentTexts) appendAs(dst []byte, v *Value, format func(Value, []byte) []byte) []byte {
+func (r *RecentTexts) AppendAs(dst []byte, v *Value, format func(Value, []byte) []byte) []byte {
 	if r.slots == nil {
 		r.slots = new([recentSlots]recentText)
 	}

@@ -47,6 +47,12 @@ func WriteJSON(w io.Writer, s Set) error {
 	return writeRunJSON(context.Background(), w, s, "", "\n")
 }
 
+// WriteJSONContext writes the set's run document as WriteJSON does.
+// It stops with ctx's error once ctx is done.
+func WriteJSONContext(ctx context.Context, w io.Writer, s Set) error {
+	return writeRunJSON(ctx, ContextWriter(ctx, w), s, "", "\n")
+}
+
 // jsonBytes bounds what writing the run document holds besides a table's
 // rows: its buffer and the file's, and a row's element and its encoding.
 const jsonBytes = 2*fileBytes + 32<<10
@@ -80,16 +86,16 @@ func writeRunJSON(ctx context.Context, w io.Writer, s Set, indent, tail string) 
 	j.member("headline")
 	j.array(len(s.Headline), func(i int) { j.str(s.Headline[i]) })
 	j.member("decisions")
-	j.rows(s.Decisions.stopOn(ctx))
+	j.rows(s.Decisions.StopOn(ctx))
 	j.member("breakeven")
-	j.rows(s.Breakeven.stopOn(ctx))
+	j.rows(s.Breakeven.StopOn(ctx))
 	j.member("recommended")
 	j.recommendations(s.Answer)
 	if s.hasProcess() {
 		j.member("process")
-		j.rows(s.Process.stopOn(ctx))
+		j.rows(s.Process.StopOn(ctx))
 		j.member("process_decisions")
-		j.rows(s.ProcessDecisions.stopOn(ctx))
+		j.rows(s.ProcessDecisions.StopOn(ctx))
 	}
 	j.w.WriteString("\n" + indent + "}" + tail)
 	return j.w.Flush()

@@ -25,9 +25,9 @@ const markdownBytes = 3*MarkdownLimit + 4*fileBytes
 // MarkdownBound bounds the memory writing the Markdown holds: a view's
 // block at a time, and a table's first rows at a time.
 func MarkdownBound(s Sizes) int64 {
-	rows := max(collectBytes(s.Breakeven, breakevenRows), collectBytes(s.Decisions, decisionRows))
+	rows := max(CollectBytes(s.Breakeven, breakevenRows), CollectBytes(s.Decisions, decisionRows))
 	n := satmath.Add(markdownBytes, rows)
-	n = satmath.Add(n, s.Views.blocksBytes(1))
+	n = satmath.Add(n, s.Views.BlocksBytes(1))
 	return satmath.Add(n, max(s.Decisions.Held, s.Breakeven.Held))
 }
 
@@ -83,7 +83,7 @@ func WriteMarkdown(w io.Writer, s Set) error {
 		if len(s.Config) > 0 {
 			settings := Block{Columns: []Column{{Name: "key", Kind: Text}, {Name: "value", Kind: Text}, {Name: "origin", Kind: Text}}}
 			for _, kv := range s.Config {
-				settings.Rows = append(settings.Rows, []Value{TextValue(kv.Key), TextValue(plainValue(kv.Value)), TextValue(kv.Origin)})
+				settings.Rows = append(settings.Rows, []Value{TextValue(kv.Key), TextValue(PlainValue(kv.Value)), TextValue(kv.Origin)})
 			}
 			b.WriteString("\n<details><summary>Settings</summary>\n\n")
 			writeMarkdownTable(b, settings, true)
@@ -113,9 +113,9 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	if len(s.Breakeven.Columns) > 0 {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Break-even: the best declared interval by failure probability\n")
-			blk, more := collect(s.Breakeven, breakevenRows)
+			blk, more := Collect(s.Breakeven, breakevenRows)
 			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
-			blk = dropConstantKeys(blk, 4)
+			blk = DropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 			writeMarkdownBlock(b, blk, false)
 			if more > 0 {
@@ -142,9 +142,9 @@ func WriteMarkdown(w io.Writer, s Set) error {
 	if len(s.Decisions.Columns) > 0 {
 		md.section(func(b *bytes.Buffer) {
 			b.WriteString("\n### Decisions: the interval each criterion picks\n")
-			blk, more := collect(s.Decisions, decisionRows)
+			blk, more := Collect(s.Decisions, decisionRows)
 			blk, more = blk.head(markdownRows), more+max(0, len(blk.Rows)-markdownRows)
-			blk = dropConstantKeys(blk, 4)
+			blk = DropConstantKeys(blk, 4)
 			blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 			blk.Keys++ // and the probability
 			writeMarkdownBlock(b, blk, false)
@@ -433,7 +433,7 @@ func appendStyled(dst []byte, v Value, c Column) []byte {
 			return append(dst, q.FormatInt(v.Int)...)
 		}
 	case Text:
-		if c.Quantity != fromKind && isDecimal(v.Text) {
+		if c.Quantity != FromKind && IsDecimal(v.Text) {
 			if f, err := strconv.ParseFloat(v.Text, 64); err == nil {
 				return q.Append(dst, f)
 			}

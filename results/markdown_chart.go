@@ -93,7 +93,7 @@ func mermaidLines(c Chart, rows [][]float64, scale yScale, capped bool) (lines [
 			colour = "808080"
 		}
 		if name == c.Envelope {
-			colour = envelopeColour
+			colour = EnvelopeColour
 		}
 		l := mermaidLine{name: name, colour: "#" + colour}
 		highest := math.Inf(-1)
@@ -179,7 +179,7 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 			xs = append(xs, string(appendStyled(nil, r[0], c.Data.Columns[0])))
 			var y []float64
 			for _, v := range r[1:] {
-				y = append(y, yValue(v))
+				y = append(y, YValue(v))
 			}
 			ys = append(ys, y)
 		}
@@ -202,7 +202,7 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 		}
 		var y []float64
 		for j := 1; j < len(first); j++ {
-			y = append(y, yValue(a[j])+(yValue(b[j])-yValue(a[j]))*u)
+			y = append(y, YValue(a[j])+(YValue(b[j])-YValue(a[j]))*u)
 		}
 		ys = append(ys, y)
 	}
@@ -213,7 +213,7 @@ func mermaidSeries(c Chart) (xs []string, ys [][]float64) {
 var colourNames = map[string]string{
 	"#000000": "black", "#E69F00": "orange", "#56B4E9": "sky blue", "#009E73": "green",
 	"#CC79A7": "pink", "#0072B2": "blue", "#D55E00": "vermillion", "#F0E442": "yellow",
-	"#" + envelopeColour: "dark grey",
+	"#" + EnvelopeColour: "dark grey",
 	"#332288":            "indigo", "#661100": "brown", "#66A61E": "lime green", "#E7298A": "magenta", "#DDCC77": "sand",
 }
 

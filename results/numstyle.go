@@ -13,9 +13,9 @@ type Quantity uint8
 
 // The kinds of quantity.
 const (
-	// fromKind, the zero Quantity, leaves a column's quantity to its kind
+	// FromKind, the zero Quantity, leaves a column's quantity to its kind
 	// (Column.Shown).
-	fromKind Quantity = iota
+	FromKind Quantity = iota
 	// General is a number shown as it is: seeds, labels that happen to be
 	// numbers.
 	General
@@ -45,7 +45,7 @@ var quantityStyles = [...]struct {
 	decimals  int // -1: every digit
 	thousands bool
 }{
-	fromKind:    {-1, false},
+	FromKind:    {-1, false},
 	General:     {-1, false},
 	Count:       {0, true},
 	Probability: {4, false},
@@ -57,6 +57,9 @@ var quantityStyles = [...]struct {
 
 // Decimals returns how many decimals q shows, -1 for every digit.
 func (q Quantity) Decimals() int { return quantityStyles[q].decimals }
+
+// Thousands reports whether q separates thousands.
+func (q Quantity) Thousands() bool { return quantityStyles[q].thousands }
 
 // NumFmt returns the spreadsheet number format that shows q: "#,##0.0"
 // for a total. General is "General".

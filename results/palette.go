@@ -25,23 +25,13 @@ var markers = [...]string{"circle", "square", "triangle", "diamond", "x"}
 // noneColour is the colour of none.
 const noneColour = "000000"
 
-// marksColour is the colour of a chart's marks, the break-even crossings:
+// MarksColour is the colour of a chart's marks, the break-even crossings:
 // a dark grey, apart from every line's colour, black none's included.
-const marksColour = "595959"
+const MarksColour = "595959"
 
-// envelopeColour and envelopeWidth draw the lower envelope of an
-// expected-total chart: a dark grey dashed line over the recommended ones.
-const (
-	envelopeColour = "404040"
-	envelopeWidth  = 2
-)
-
-// mutedWidth and emphasisWidth are a line's width in points: a muted
-// interval's, and the recommended interval's.
-const (
-	mutedWidth    = 1.25
-	emphasisWidth = 3.5
-)
+// EnvelopeColour draws the lower envelope of an expected-total chart:
+// a dark grey dashed line over the recommended ones.
+const EnvelopeColour = "404040"
 
 // IntervalStyle returns the colour (RGB hex) and the dash number (0
 // solid, 1 dashed, 2 dotted) of an interval named "none" or a number of

@@ -71,7 +71,7 @@ func TestPaletteNamed(t *testing.T) {
 // the marks' grey are each at least as far apart (CIE76 ΔE*ab) as the
 // closest two of Okabe-Ito's, sky blue and blue (26.4).
 func TestPaletteApart(t *testing.T) {
-	all := append([]string{noneColour, marksColour}, palette[:]...)
+	all := append([]string{noneColour, MarksColour}, palette[:]...)
 	for i, a := range all {
 		for _, b := range all[i+1:] {
 			if d := deltaE(a, b); d < 26.4 {

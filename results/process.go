@@ -28,9 +28,6 @@ func (s Set) hasProcess() bool { return s.Process.Columns != nil }
 // its name, with the time model's tables when it has them.
 func (s Set) Files(formats []string) []string { return FilesOf(s.Name, formats, s.hasProcess()) }
 
-// timeSheet is the workbook's sheet of the time model's charts.
-const timeSheet = "time"
-
 // processKeys is the number of leading columns of the time model's tables
 // that name a row: the source's keys and the failure process.
 const processKeys = 8
@@ -44,8 +41,8 @@ func writeProcessMarkdown(md *markdown, s Set) {
 	}
 	md.section(func(b *bytes.Buffer) {
 		b.WriteString("\n### Failures in time: the interval that loses the least time\n")
-		blk, more := collect(s.ProcessDecisions, MarkdownLimit/200)
-		blk = dropConstantKeys(blk, processKeys)
+		blk, more := Collect(s.ProcessDecisions, MarkdownLimit/200)
+		blk = DropConstantKeys(blk, processKeys)
 		blk.Title = strings.TrimSuffix(strings.TrimPrefix(blk.Title, " ("), ")")
 		writeMarkdownBlock(b, blk, false)
 		if more > 0 {

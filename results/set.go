@@ -1,21 +1,14 @@
 package results
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"ckptlab/answer"
-	"ckptlab/internal/atomicfs"
 )
 
 // Set is everything a run writes for one experiment.
@@ -154,147 +147,10 @@ func CheckFormats(formats []string) error {
 // Formats returns the formats a run can write, in the order of Files.
 func Formats() []string { return slices.Clone(allFormats) }
 
-// WriteFiles renders the set's files in the given formats into the folder stage.
-// Each file is synced.
-// The CSV tables and experiment.yaml are written at the same time.
-// An error names the file by its path in final, the folder stage becomes.
-func (s Set) WriteFiles(ctx context.Context, stage, final string, formats []string) error {
-	files, err := s.files(formats)
-	if err != nil {
-		return err
-	}
-	for i := 0; i < len(files); {
-		j := i + 1
-		for files[i].alongside && j < len(files) && files[j].alongside {
-			j++
-		}
-		if f, err := writeStagedAlongside(ctx, stage, files[i:j]); err != nil {
-			return fmt.Errorf("writing %s: %w", filepath.Join(final, f.name), err)
-		}
-		i = j
-	}
-	return nil
-}
-
-// writeStagedAlongside writes files of a set into the staging folder at
-// the same time, one goroutine each, and returns the first of them, in the
-// set's order, that failed, with its error. A failure stops the others.
-func writeStagedAlongside(ctx context.Context, stage string, files []setFile) (setFile, error) {
-	if len(files) == 1 {
-		return files[0], writeStaged(ctx, stage, files[0])
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() {
-			if errs[i] = writeStaged(ctx, stage, f); errs[i] != nil {
-				cancel()
-			}
-		})
-	}
-	wg.Wait()
-	// A file stopped by another's failure reports the cancellation; name
-	// the one that failed first on its own, in the set's order.
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return files[i], err
-		}
-	}
-	for i, err := range errs {
-		if err != nil {
-			return files[i], err
-		}
-	}
-	return setFile{}, nil
-}
-
-// writeStaged writes one file of a set into the staging folder and syncs
-// it. The folder is removed as a whole on any error, the file with it.
-func writeStaged(ctx context.Context, stage string, f setFile) error {
-	file, err := os.OpenFile(filepath.Join(stage, f.name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	bw := bufio.NewWriterSize(atomicfs.NewWriteback(file), 1<<16)
-	if err := f.render(ctx, bw, stage); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := file.Sync(); err != nil {
-		return err
-	}
-	return file.Close()
-}
-
-// setFile is one file of a set: its name in the set's folder and how to
-// render it. render makes its scratch files, if any, in scratch ("" for the
-// system's temporary folder).
-type setFile struct {
-	name   string
-	render func(ctx context.Context, w io.Writer, scratch string) error
-	// alongside marks a file that may be written at the same time as the
-	// alongside files next to it: the CSV tables and experiment.yaml, which
-	// read the evaluated result without changing it and hold nothing but a
-	// buffer each. On two cores grid.csv and failures.csv then take the
-	// time of the longer.
-	alongside bool
-}
-
-// files returns the files of the set in the given formats, in the order of
-// Files.
-func (s Set) files(formats []string) ([]setFile, error) {
-	if err := CheckFormats(formats); err != nil {
-		return nil, err
-	}
-	var out []setFile
-	for _, f := range formats {
-		switch f {
-		case FormatCSV:
-			tables := []Table{s.Grid, s.Failures}
-			for _, t := range []Table{s.Decisions, s.Breakeven, s.Process, s.ProcessDecisions} {
-				if t.Columns != nil { // a set made without decisions has none
-					tables = append(tables, t)
-				}
-			}
-			for _, t := range tables {
-				out = append(out, setFile{name: t.Name + ".csv", alongside: true, render: func(ctx context.Context, w io.Writer, _ string) error {
-					return WriteCSV(w, t.stopOn(ctx))
-				}})
-			}
-		case FormatXLSX:
-			out = append(out, setFile{name: s.Name + ".xlsx", render: func(ctx context.Context, w io.Writer, scratch string) error {
-				return xlsxWriter{scratch: scratch}.write(ctx, w, s)
-			}})
-		case FormatMD:
-			out = append(out, setFile{name: s.Name + ".md", render: func(ctx context.Context, w io.Writer, _ string) error {
-				return WriteMarkdown(ctxWriter{ctx, w}, s)
-			}})
-		case FormatJSON:
-			out = append(out, setFile{name: s.Name + ".json", render: func(ctx context.Context, w io.Writer, _ string) error {
-				return writeRunJSON(ctx, ctxWriter{ctx, w}, s, "", "\n")
-			}})
-		}
-	}
-	if len(out) > 0 {
-		out = append(out, setFile{name: ExperimentFile, alongside: true, render: func(_ context.Context, w io.Writer, _ string) error {
-			return s.WriteExperiment(w)
-		}})
-	}
-	return out, nil
-}
-
-// stopOn returns the table with rows that end early once ctx is done. A
+// StopOn returns the table with rows that end early once ctx is done. A
 // writer then sees a short table; whoever gave it the context must check
 // ctx.Err() before trusting what was written.
-func (t Table) stopOn(ctx context.Context) Table {
+func (t Table) StopOn(ctx context.Context) Table {
 	if ctx.Done() == nil {
 		return t
 	}
@@ -302,7 +158,7 @@ func (t Table) stopOn(ctx context.Context) Table {
 	t.Rows = func(yield func([]Value) bool) {
 		n := 0
 		for row := range rows {
-			if n%ctxCheckRows == 0 && ctx.Err() != nil {
+			if n%CheckEvery == 0 && ctx.Err() != nil {
 				return
 			}
 			n++

@@ -43,16 +43,16 @@ type ViewSizes struct {
 // MapSize is a grid's decision axes: its state rows and probabilities.
 type MapSize struct{ StateRows, Probabilities int64 }
 
-// tables returns the four tables' sizes.
-func (s Sizes) tables() []TableSize {
+// Tables returns the four tables' sizes.
+func (s Sizes) Tables() []TableSize {
 	return []TableSize{s.Grid, s.Failures, s.Decisions, s.Breakeven}
 }
 
 // fileBytes is the buffer each file of a set is written through.
 const fileBytes = 64 << 10
 
-// cellBytes is what a cell held in memory takes: its value and its text.
-const cellBytes = int64(unsafe.Sizeof(Value{})) + 16
+// CellBytes is what a cell held in memory takes: its value and its text.
+const CellBytes = int64(unsafe.Sizeof(Value{})) + 16
 
 // blockBytes bounds one block of a view of the given cells, made in
 // memory: its cells, its header and its rows' slices.
@@ -60,8 +60,8 @@ func blockBytes(cells int64) int64 {
 	return satmath.Add(satmath.Mul(int64(unsafe.Sizeof(Value{})), cells), 2048)
 }
 
-// blocksBytes bounds k blocks held at once, each of another view.
-func (v ViewSizes) blocksBytes(k int) int64 {
+// BlocksBytes bounds k blocks held at once, each of another view.
+func (v ViewSizes) BlocksBytes(k int) int64 {
 	largest := make([]int64, len(v.Largest))
 	for i, c := range v.Largest {
 		largest[i] = blockBytes(c)

@@ -42,7 +42,7 @@ type Column struct {
 // decimals and a probability for one shown with every digit (the
 // probability columns of every table).
 func (c Column) Shown() Quantity {
-	if c.Quantity != fromKind {
+	if c.Quantity != FromKind {
 		return c.Quantity
 	}
 	switch c.Kind {

@@ -9,6 +9,7 @@ import (
 	"ckptlab/internal/satmath"
 	"ckptlab/model"
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner/experiment"
 )
 
@@ -117,7 +118,7 @@ func writersBytes(formats []string, sz results.Sizes) int64 {
 		case results.FormatCSV:
 			n = satmath.Add(n, results.CSVBound(sz))
 		case results.FormatXLSX:
-			n = satmath.Add(n, results.XLSXBound(sz))
+			n = satmath.Add(n, workbook.Bound(sz))
 		case results.FormatMD:
 			n = satmath.Add(n, results.MarkdownBound(sz))
 		case results.FormatJSON:
