@@ -1,9 +1,7 @@
 package results_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"slices"
 	"testing"
@@ -94,26 +92,6 @@ func syntheticSet(t testing.TB, gridRows, failureRows int) results.Set {
 	s.Grid = syntheticGrid(gridRows)
 	s.Failures = syntheticFailures(failureRows)
 	return s
-}
-
-// csvRecords returns the table as WriteCSV writes it, split into fields.
-func csvRecords(t testing.TB, tab results.Table) [][]string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := results.WriteCSV(&buf, tab); err != nil {
-		t.Fatal(err)
-	}
-	return readCSV(t, buf.Bytes())
-}
-
-// readCSV parses CSV text.
-func readCSV(t testing.TB, data []byte) [][]string {
-	t.Helper()
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
 }
 
 // TestFixtureColumnsAreTheTables holds the columns the writers' tests make
