@@ -1,13 +1,14 @@
 package folder
 
 import (
-	"ckptlab/results"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"ckptlab/results"
 )
 
 func TestFilesNamesWhatWriteWrites(t *testing.T) {

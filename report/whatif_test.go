@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"ckptlab/results/workbook"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 
 	"ckptlab/internal/testkit"
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner"
 	"ckptlab/runner/experiment"
 )

@@ -1,10 +1,7 @@
 package results
 
 import (
-	"context"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"ckptlab/internal/satmath"
@@ -78,54 +75,3 @@ func DropConstantKeys(blk Block, keys int) Block {
 	}
 	return out
 }
-
-// PlainValue returns a value of the resolved configuration, in YAML flow
-// syntax, as a reader writes it: a quoted string without its quotes, a
-// list without its brackets.
-func PlainValue(v string) string {
-	if strings.HasPrefix(v, `"`) {
-		if u, err := strconv.Unquote(v); err == nil {
-			return u
-		}
-	}
-	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
-		return v[1 : len(v)-1]
-	}
-	return v
-}
-
-// IsDecimal reports whether s is digits with at most one point, and
-// perhaps a leading minus: no exponent, no Inf or NaN.
-func IsDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	points := 0
-	for _, r := range s {
-		switch {
-		case r == '.':
-			points++
-		case r < '0' || r > '9':
-			return false
-		}
-	}
-	return s != "" && s != "." && points <= 1
-}
-
-// ContextWriter returns a writer to w that fails once ctx is done, so that
-// long copies stop soon after a cancellation.
-func ContextWriter(ctx context.Context, w io.Writer) io.Writer { return ctxWriter{ctx, w} }
-
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
-}
-
-// CheckEvery is how many rows a writer writes between two looks at its
-// context.
-const CheckEvery = 4096

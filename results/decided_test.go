@@ -1,8 +1,9 @@
 package results_test
 
 import (
-	"ckptlab/results"
 	"testing"
+
+	"ckptlab/results"
 )
 
 // tableOf returns a table of the given rows.

@@ -3,6 +3,7 @@ package results
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -39,4 +40,19 @@ func (s Set) WriteExperiment(w io.Writer) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// PlainValue returns a value of the resolved configuration, in YAML flow
+// syntax, as a reader writes it: a quoted string without its quotes, a
+// list without its brackets.
+func PlainValue(v string) string {
+	if strings.HasPrefix(v, `"`) {
+		if u, err := strconv.Unquote(v); err == nil {
+			return u
+		}
+	}
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		return v[1 : len(v)-1]
+	}
+	return v
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Quantity is the kind of quantity a number is, which fixes how every
@@ -211,4 +212,20 @@ func (q Quantity) AppendInt(dst []byte, v int64) []byte {
 		return append(dst, num...)
 	}
 	return group(dst, num)
+}
+
+// IsDecimal reports whether s is digits with at most one point, and
+// perhaps a leading minus: no exponent, no Inf or NaN.
+func IsDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	points := 0
+	for _, r := range s {
+		switch {
+		case r == '.':
+			points++
+		case r < '0' || r > '9':
+			return false
+		}
+	}
+	return s != "" && s != "." && points <= 1
 }

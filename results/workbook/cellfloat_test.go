@@ -1,10 +1,11 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"math"
 	"strconv"
 	"testing"
+
+	"ckptlab/results"
 )
 
 // TestCellFloat checks that workbook numbers are rounded to 15 significant

@@ -2,13 +2,14 @@ package workbook
 
 import (
 	"bytes"
-	"ckptlab/results"
 	"compress/flate"
 	"errors"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"testing"
+
+	"ckptlab/results"
 )
 
 // TestParallelDeflaterRoundTrip checks that the pieces compressed apart

@@ -1,8 +1,9 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"errors"
+
+	"ckptlab/results"
 )
 
 // scaleGrid returns a table shaped like grid.csv of experiments/scale.yaml

@@ -1,8 +1,6 @@
 package workbook_test
 
 import (
-	"ckptlab/internal/testkit"
-	"ckptlab/results/workbook"
 	"context"
 	"net/url"
 	"os"
@@ -15,7 +13,9 @@ import (
 	"time"
 
 	"ckptlab/folder"
+	"ckptlab/internal/testkit"
 	"ckptlab/results"
+	"ckptlab/results/workbook"
 	"ckptlab/runner/experiment"
 )
 

@@ -2,8 +2,6 @@ package workbook
 
 import (
 	"archive/zip"
-	"ckptlab/internal/atomicfs"
-	"ckptlab/results"
 	"context"
 	"fmt"
 	"io"
@@ -12,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"ckptlab/internal/atomicfs"
 	"ckptlab/internal/satmath"
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

@@ -1,11 +1,12 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"fmt"
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

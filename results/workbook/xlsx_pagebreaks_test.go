@@ -3,7 +3,6 @@ package workbook
 import (
 	"archive/zip"
 	"bytes"
-	"ckptlab/results"
 	"context"
 	"fmt"
 	"html"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

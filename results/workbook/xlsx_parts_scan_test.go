@@ -3,7 +3,6 @@ package workbook
 import (
 	"archive/zip"
 	"bytes"
-	"ckptlab/results"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

@@ -1,11 +1,12 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

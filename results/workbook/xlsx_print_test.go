@@ -2,8 +2,6 @@ package workbook_test
 
 import (
 	"bytes"
-	"ckptlab/internal/testkit"
-	"ckptlab/results"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"ckptlab/internal/testkit"
+	"ckptlab/results"
 )
 
 // pdfPages matches the page objects of a PDF (not the /Pages tree).

@@ -3,13 +3,14 @@ package workbook
 import (
 	"archive/zip"
 	"bytes"
-	"ckptlab/results"
 	"context"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

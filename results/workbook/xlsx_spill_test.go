@@ -2,11 +2,12 @@ package workbook
 
 import (
 	"bytes"
-	"ckptlab/results"
 	"context"
 	"io"
 	"os"
 	"testing"
+
+	"ckptlab/results"
 )
 
 // TestSpill checks that a spill keeps what is written to it in memory up

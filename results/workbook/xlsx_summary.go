@@ -9,6 +9,7 @@ import (
 
 	"ckptlab/internal/satmath"
 	"ckptlab/results"
+
 	"unsafe"
 
 	"github.com/xuri/excelize/v2"

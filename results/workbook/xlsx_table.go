@@ -1,11 +1,12 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

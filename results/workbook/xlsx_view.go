@@ -1,9 +1,10 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"fmt"
 	"maps"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

@@ -1,13 +1,14 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"context"
 	"fmt"
 	"io"
 	"iter"
 	"math"
 	"testing"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )

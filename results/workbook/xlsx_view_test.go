@@ -1,7 +1,6 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"ckptlab/results"
 )
 
 func TestFitBlocks(t *testing.T) {

@@ -1,10 +1,11 @@
 package workbook
 
 import (
-	"ckptlab/results"
 	"math"
 	"slices"
 	"unicode/utf8"
+
+	"ckptlab/results"
 
 	"github.com/xuri/excelize/v2"
 )
