@@ -31,6 +31,15 @@ type Axis struct {
 	// on another's: the sizes count it as a plain factor.
 	Free bool
 	ops  axisOps // nil for the time model's axes, which cases and exclude do not take
+	// process is the time model's side of an axis of ProcessLevel.
+	process *processAxis
+}
+
+// processAxis reads an axis of the time model's failure process: its
+// values in a Time, and its place in a Group.
+type processAxis struct {
+	values func(t *Time) []float64
+	field  func(g *Group) *float64
 }
 
 // axisTable lists every axis, in the order of the columns of the result
@@ -61,10 +70,14 @@ var axisTable = []Axis{
 	{Key: "intervals", Column: "interval", Level: IntervalLevel, ops: &intervalsAxis{listAxis[model.Interval]{
 		field: func(a *Axes) *[]model.Interval { return &a.Intervals }, value: func(p *Point) model.Interval { return p.Interval },
 		format: model.Interval.String, parse: ints[model.Interval]}}},
-	{Key: "mtbf", Column: "mtbf_seconds", Level: ProcessLevel},
-	{Key: "checkpoint_time", Column: "checkpoint_seconds", Level: ProcessLevel},
-	{Key: "restart_time", Column: "restart_seconds", Level: ProcessLevel},
-	{Key: "weibull_shape", Column: "shape", Level: ProcessLevel},
+	{Key: "mtbf", Column: "mtbf_seconds", Level: ProcessLevel, process: &processAxis{
+		values: func(t *Time) []float64 { return t.MTBFs }, field: func(g *Group) *float64 { return &g.MTBF }}},
+	{Key: "checkpoint_time", Column: "checkpoint_seconds", Level: ProcessLevel, process: &processAxis{
+		values: func(t *Time) []float64 { return t.Checkpoints }, field: func(g *Group) *float64 { return &g.Checkpoint }}},
+	{Key: "restart_time", Column: "restart_seconds", Level: ProcessLevel, process: &processAxis{
+		values: func(t *Time) []float64 { return t.Restarts }, field: func(g *Group) *float64 { return &g.Restart }}},
+	{Key: "weibull_shape", Column: "shape", Level: ProcessLevel, process: &processAxis{
+		values: func(t *Time) []float64 { return t.shapes() }, field: func(g *Group) *float64 { return &g.Shape }}},
 }
 
 // AxisTable returns the axis table: every axis, in the order of the

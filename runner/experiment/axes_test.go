@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ckptlab/model"
+	"ckptlab/model/process"
 )
 
 // TestAxisTableHoldsEveryAxisKey holds the axis table to the key table:
@@ -112,5 +113,42 @@ func TestAxisTextIsDescribe(t *testing.T) {
 	g.IntervalsAll = true
 	if got := g.axisText("intervals", nil, nil); got != "all" {
 		t.Errorf("intervals all written %q", got)
+	}
+}
+
+// TestGroupsNestTheProcessAxes: the failure processes are the time
+// model's axes nested in table order (mtbf outermost), shape only for
+// Weibull, and groupCount counts them.
+func TestGroupsNestTheProcessAxes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		t    Time
+	}{
+		{"exponential", Time{MTBFs: []float64{900, 21600}, Checkpoints: []float64{300, 60}, Restarts: []float64{0, 600, 1200}, Shapes: []float64{0.7, 2}}},
+		{"weibull", Time{MTBFs: []float64{900, 21600}, Checkpoints: []float64{300}, Restarts: []float64{600}, Shapes: []float64{0.7, 2},
+			Distribution: process.Weibull}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var want []Group
+			shapes := []float64{0}
+			if tt.t.Distribution == process.Weibull {
+				shapes = tt.t.Shapes
+			}
+			for _, m := range tt.t.MTBFs {
+				for _, d := range tt.t.Checkpoints {
+					for _, r := range tt.t.Restarts {
+						for _, k := range shapes {
+							want = append(want, Group{MTBF: m, Checkpoint: d, Restart: r, Shape: k})
+						}
+					}
+				}
+			}
+			if got := tt.t.Groups(); !slices.Equal(got, want) {
+				t.Errorf("groups %v, want %v", got, want)
+			}
+			if n := tt.t.groupCount(); n != int64(len(want)) {
+				t.Errorf("groupCount %d, want %d", n, len(want))
+			}
+		})
 	}
 }

@@ -31,32 +31,43 @@ type Group struct {
 	Shape                     float64 // Weibull only
 }
 
-// Groups returns the failure processes in table order: mtbf, then
-// checkpoint_time, then restart_time, then weibull_shape, each in declared
-// order.
+// Groups returns the failure processes in table order: the time model's
+// axes nested in the order of the axis table, each in declared order.
 func (t *Time) Groups() []Group {
-	shapes := []float64{0}
-	if t.Distribution == process.Weibull {
-		shapes = t.Shapes
-	}
-	var out []Group
-	for _, m := range t.MTBFs {
-		for _, d := range t.Checkpoints {
-			for _, r := range t.Restarts {
-				for _, k := range shapes {
-					out = append(out, Group{MTBF: m, Checkpoint: d, Restart: r, Shape: k})
-				}
+	out := []Group{{}}
+	for _, a := range axisTable {
+		if a.process == nil {
+			continue
+		}
+		values := a.process.values(t)
+		next := make([]Group, 0, len(out)*len(values))
+		for _, g := range out {
+			for _, v := range values {
+				*a.process.field(&g) = v
+				next = append(next, g)
 			}
 		}
+		out = next
 	}
 	return out
 }
 
+// shapes are the values of weibull_shape a group takes: the declared ones
+// of a Weibull distribution, none (0) of the exponential.
+func (t *Time) shapes() []float64 {
+	if t.Distribution == process.Weibull {
+		return t.Shapes
+	}
+	return []float64{0}
+}
+
 // groupCount is len(t.Groups()), saturating.
 func (t *Time) groupCount() int64 {
-	n := satmath.Mul(int64(len(t.MTBFs)), satmath.Mul(int64(len(t.Checkpoints)), int64(len(t.Restarts))))
-	if t.Distribution == process.Weibull {
-		n = satmath.Mul(n, int64(len(t.Shapes)))
+	n := int64(1)
+	for _, a := range axisTable {
+		if a.process != nil {
+			n = satmath.Mul(n, int64(len(a.process.values(t))))
+		}
 	}
 	return n
 }
